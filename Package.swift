@@ -1,0 +1,98 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "catalog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RPCCore", targets: ["RPCCore"]),
+        .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
+        .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
+        .library(name: "CatalogClient", targets: ["CatalogClient"]),
+        .executable(name: "catalogd", targets: ["catalogd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "RPCCore",
+            dependencies: [
+                "CZlib",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "RPCHTTP2",
+            dependencies: [
+                "RPCCore",
+                "CNGHTTP2",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "CatalogAPI",
+            dependencies: ["RPCCore"]
+        ),
+        .target(
+            name: "CatalogServer",
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2",
+                "CatalogAPI",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "catalogd",
+            dependencies: [
+                "CatalogServer",
+                "RPCHTTP2",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "CatalogClient",
+            dependencies: ["RPCCore", "RPCHTTP2", "CatalogAPI"],
+            path: "Clients/CatalogClient"
+        ),
+        .testTarget(
+            name: "RPCCoreTests",
+            dependencies: ["RPCCore"]
+        ),
+        .testTarget(
+            name: "RPCHTTP2Tests",
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Python")]
+        ),
+        .testTarget(
+            name: "CatalogdTests",
+            dependencies: ["RPCCore", "RPCHTTP2", "CatalogAPI", "CatalogClient"]
+        ),
+    ]
+)

@@ -1,0 +1,24 @@
+/// Opens calls on a connection; implemented by the HTTP/2 transport.
+public protocol ClientTransport: Sendable {
+    /// Starts a call: sends the request headers and returns the stream.
+    func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream
+}
+
+/// One outbound call as the transport presents it.
+public protocol ClientCallStream: Sendable {
+    /// Sends one request message; `endOfStream` half-closes the request side.
+    func send(_ message: [UInt8], endOfStream: Bool) async throws(RPCError)
+
+    /// The next response message; `nil` once the call ended with OK. A non-OK end throws
+    /// its `RPCError`, carrying message, detail and trailing metadata.
+    func receive() async throws(RPCError) -> [UInt8]?
+
+    /// The response headers' metadata, once they arrived.
+    var initialMetadata: Metadata? { get }
+
+    /// The trailers' metadata, once the call ended.
+    var trailingMetadata: Metadata? { get }
+
+    /// Abandons the call (RST_STREAM CANCEL); pending and later receives throw CANCELLED.
+    func cancel()
+}

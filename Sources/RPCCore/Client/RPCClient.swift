@@ -1,0 +1,91 @@
+/// Typed calls over a client transport.
+///
+/// ```swift
+/// let client = RPCClient(transport: connection)
+/// let reply = try await client.unary(Health.check, HealthCheckRequest())
+/// ```
+public struct RPCClient: Sendable {
+    /// The transport calls go through.
+    public let transport: any ClientTransport
+    private let codec: any MessageCodec = JSONCodec.shared
+
+    public init(transport: any ClientTransport) {
+        self.transport = transport
+    }
+
+    /// Calls a unary method and returns its response.
+    public func unary<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        _ request: Request,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> Response {
+        try await unaryResponse(method, request, options: options).message
+    }
+
+    /// Calls a unary method and returns its response with the response metadata.
+    public func unaryResponse<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        _ request: Request,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> UnaryResponse<Response> {
+        let call = try await transport.openCall(method.descriptor, options: options)
+        return try await Self.cancellingOnTaskCancel(call) { () async throws(RPCError) in
+            try await call.send(codec.encode(request), endOfStream: true)
+            guard let bytes = try await call.receive() else {
+                throw RPCError(.internalError, "the server ended a unary call without a response message")
+            }
+            let response = try codec.decode(Response.self, from: bytes)
+            if try await call.receive() != nil {
+                throw RPCError(.internalError, "the server sent more than one message on a unary call")
+            }
+            return UnaryResponse(
+                message: response,
+                initialMetadata: call.initialMetadata ?? [:],
+                trailingMetadata: call.trailingMetadata ?? [:]
+            )
+        }
+    }
+
+    /// Calls a server-streaming method; iterate the result for the responses.
+    /// Leaving the iteration early cancels the call.
+    public func serverStreaming<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
+        _ request: Request,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> ResponseStream<Response> {
+        let call = try await transport.openCall(method.descriptor, options: options)
+        do {
+            try await call.send(codec.encode(request), endOfStream: true)
+        } catch {
+            call.cancel()
+            throw error
+        }
+        return ResponseStream(call: call, codec: codec)
+    }
+
+    static func cancellingOnTaskCancel<T>(
+        _ call: any ClientCallStream,
+        _ body: () async throws(RPCError) -> T
+    ) async throws(RPCError) -> T {
+        do {
+            return try await withTaskCancellationHandler {
+                try await body()
+            } onCancel: {
+                call.cancel()
+            }
+        } catch let error as RPCError {
+            call.cancel()
+            throw error
+        } catch {
+            call.cancel()
+            throw RPCError(mapping: error)
+        }
+    }
+}
+
+/// A unary response with the metadata that came with it.
+public struct UnaryResponse<Message: Sendable>: Sendable {
+    public var message: Message
+    public var initialMetadata: Metadata
+    public var trailingMetadata: Metadata
+}

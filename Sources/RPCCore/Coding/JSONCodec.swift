@@ -1,0 +1,84 @@
+import Foundation
+
+/// The JSON codec of the contract: camelCase keys, absent optionals omitted, unknown keys
+/// ignored, RFC 3339 UTC timestamps. A zero-length message decodes as `{}`.
+public struct JSONCodec: MessageCodec {
+    private let encoder: JSONEncoder
+    private let decoder: JSONDecoder
+
+    public init() {
+        encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+    }
+
+    public func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {
+        do {
+            return Array(try encoder.encode(message))
+        } catch {
+            throw RPCError(.internalError, "cannot encode \(Message.self) as JSON: \(error)")
+        }
+    }
+
+    public func decode<Message: Decodable>(_ type: Message.Type, from bytes: [UInt8]) throws(RPCError) -> Message {
+        let data = bytes.isEmpty ? Data("{}".utf8) : Data(bytes)
+        do {
+            return try decoder.decode(Message.self, from: data)
+        } catch let error as DecodingError {
+            throw Self.invalidArgument(error)
+        } catch {
+            throw RPCError(.invalidArgument, "message is not valid JSON: \(error)", detail: ErrorDetail(reason: "invalidMessage"))
+        }
+    }
+
+    private static func invalidArgument(_ error: DecodingError) -> RPCError {
+        let (path, explanation): ([any CodingKey], String)
+        switch error {
+        case .keyNotFound(let key, let context):
+            (path, explanation) = (context.codingPath + [key], "is required")
+        case .typeMismatch(let type, let context):
+            (path, explanation) = (context.codingPath, "must be \(describe(type))")
+        case .valueNotFound(let type, let context):
+            (path, explanation) = (context.codingPath, "must be \(describe(type)), not null")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return RPCError(.invalidArgument, "message is not valid JSON", detail: ErrorDetail(reason: "invalidMessage"))
+            }
+            (path, explanation) = (context.codingPath, "is invalid: \(context.debugDescription)")
+        @unknown default:
+            return RPCError(.invalidArgument, "message does not decode", detail: ErrorDetail(reason: "invalidMessage"))
+        }
+        let field = fieldPath(path)
+        return RPCError(
+            .invalidArgument,
+            "field '\(field)' \(explanation)",
+            detail: ErrorDetail(reason: "invalidField", field: field)
+        )
+    }
+
+    /// `items[2].price.amount` style path.
+    static func fieldPath(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text.isEmpty ? "<message>" : text
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type, is UInt32.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

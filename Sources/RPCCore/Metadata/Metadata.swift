@@ -1,0 +1,129 @@
+/// Call metadata: HTTP/2 headers or trailers that are not part of the protocol itself.
+///
+/// Keys are lower-case. Keys ending in `-bin` carry binary values, sent base64-encoded.
+///
+/// ```swift
+/// var metadata: Metadata = ["x-request-id": "42"]
+/// metadata.add("trace-bin", .binary([1, 2, 3]))
+/// ```
+public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    /// A metadata value: text, or bytes for `-bin` keys.
+    public enum Value: Sendable, Hashable, ExpressibleByStringLiteral {
+        case string(String)
+        case binary([UInt8])
+
+        public init(stringLiteral value: String) { self = .string(value) }
+
+        /// The value as text; binary values are `nil`.
+        public var stringValue: String? {
+            if case .string(let value) = self { return value }
+            return nil
+        }
+
+        /// The value as bytes; text values are their UTF-8.
+        public var bytes: [UInt8] {
+            switch self {
+            case .string(let value): Array(value.utf8)
+            case .binary(let value): value
+            }
+        }
+    }
+
+    /// One key and value.
+    public struct Entry: Sendable, Hashable {
+        public var key: String
+        public var value: Value
+    }
+
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        for (key, value) in elements {
+            if case .string(let text) = value { add(key, text) } else { add(key, value) }
+        }
+    }
+
+    /// Appends a text value (a key ending in `-bin` stores its UTF-8 bytes).
+    public mutating func add(_ key: String, _ value: String) {
+        let key = key.lowercased()
+        entries.append(Entry(key: key, value: key.hasSuffix("-bin") ? .binary(Array(value.utf8)) : .string(value)))
+    }
+
+    /// Appends a value.
+    public mutating func add(_ key: String, _ value: Value) {
+        entries.append(Entry(key: key.lowercased(), value: value))
+    }
+
+    /// Replaces every value of `key` with one value.
+    public mutating func replace(_ key: String, _ value: Value) {
+        remove(key)
+        add(key, value)
+    }
+
+    /// Removes every value of `key`.
+    public mutating func remove(_ key: String) {
+        let key = key.lowercased()
+        entries.removeAll { $0.key == key }
+    }
+
+    /// Every value of `key`, in order.
+    public subscript(key: String) -> [Value] {
+        let key = key.lowercased()
+        return entries.filter { $0.key == key }.map(\.value)
+    }
+
+    /// The first text value of `key`.
+    public func first(_ key: String) -> String? {
+        self[key].lazy.compactMap(\.stringValue).first
+    }
+
+    /// The first binary value of `key`.
+    public func firstBinary(_ key: String) -> [UInt8]? {
+        self[key].first?.bytes
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+}
+
+extension Metadata: Sequence {
+    public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
+}
+
+extension Metadata {
+    /// Header names that belong to the protocol and never appear as user metadata.
+    public static func isReserved(_ name: String) -> Bool {
+        if name.hasPrefix(":") || name.hasPrefix("grpc-") { return true }
+        switch name {
+        case "content-type", "te", "connection", "keep-alive", "transfer-encoding", "upgrade",
+            "proxy-connection", "content-length", "host":
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Builds metadata from received header fields, skipping reserved ones and
+    /// base64-decoding `-bin` values. A `-bin` value that is not base64 is kept as its text bytes.
+    public init(headerFields: some Sequence<(name: String, value: String)>) {
+        for (name, value) in headerFields where !Self.isReserved(name) {
+            if name.hasSuffix("-bin") {
+                add(name, .binary(Base64.decode(value) ?? Array(value.utf8)))
+            } else {
+                add(name, .string(value))
+            }
+        }
+    }
+
+    /// The header fields for this metadata, `-bin` values base64-encoded without padding.
+    public var headerFields: [(name: String, value: String)] {
+        entries.map { entry in
+            switch entry.value {
+            case .string(let value): (entry.key, value)
+            case .binary(let value): (entry.key, Base64.encode(value))
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The shape of a method's message flow.
+public struct StreamingKind: Hashable, Sendable, CustomStringConvertible {
+    /// Whether the client sends a stream of messages.
+    public let clientStreaming: Bool
+    /// Whether the server answers with a stream of messages.
+    public let serverStreaming: Bool
+
+    public static let unary = StreamingKind(clientStreaming: false, serverStreaming: false)
+    public static let serverStreaming = StreamingKind(clientStreaming: false, serverStreaming: true)
+    public static let clientStreaming = StreamingKind(clientStreaming: true, serverStreaming: false)
+    public static let bidirectional = StreamingKind(clientStreaming: true, serverStreaming: true)
+
+    public var description: String {
+        switch (clientStreaming, serverStreaming) {
+        case (false, false): "unary"
+        case (false, true): "server streaming"
+        case (true, false): "client streaming"
+        case (true, true): "bidirectional streaming"
+        }
+    }
+}
+
+/// Names one method: `/<service>/<method>` on the wire.
+public struct MethodDescriptor: Hashable, Sendable, CustomStringConvertible {
+    /// The fully qualified service, e.g. `catalog.v1.Categories`.
+    public let service: String
+    /// The method, e.g. `Create`.
+    public let method: String
+    /// How messages flow.
+    public let kind: StreamingKind
+
+    public init(service: String, method: String, kind: StreamingKind) {
+        self.service = service
+        self.method = method
+        self.kind = kind
+    }
+
+    /// The HTTP/2 `:path`, e.g. `/catalog.v1.Categories/Create`.
+    public var path: String { "/\(service)/\(method)" }
+
+    public var description: String { path }
+}
+
+/// A unary method with its request and response types.
+///
+/// ```swift
+/// static let check = UnaryMethod<HealthCheckRequest, HealthCheckResponse>(
+///     service: "grpc.health.v1.Health", method: "Check")
+/// ```
+public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Sendable>: Sendable {
+    public let descriptor: MethodDescriptor
+
+    public init(service: String, method: String) {
+        descriptor = MethodDescriptor(service: service, method: method, kind: .unary)
+    }
+}
+
+/// A server-streaming method with its request and response types.
+public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: Sendable {
+    public let descriptor: MethodDescriptor
+
+    public init(service: String, method: String) {
+        descriptor = MethodDescriptor(service: service, method: method, kind: .serverStreaming)
+    }
+}
+
+/// The empty message `{}`.
+public struct Empty: Codable, Sendable, Hashable {
+    public init() {}
+}

@@ -1,0 +1,77 @@
+/// How a call ends: status, message, error detail and trailing metadata.
+public struct ResponseTrailers: Sendable, Hashable {
+    public var code: StatusCode
+    public var message: String
+    public var detail: ErrorDetail?
+    public var metadata: Metadata
+
+    public init(code: StatusCode, message: String = "", detail: ErrorDetail? = nil, metadata: Metadata = [:]) {
+        self.code = code
+        self.message = message
+        self.detail = detail
+        self.metadata = metadata
+    }
+
+    /// A successful end with the given trailing metadata.
+    public static func ok(_ metadata: Metadata = [:]) -> ResponseTrailers {
+        ResponseTrailers(code: .ok, metadata: metadata)
+    }
+
+    /// The end of a call that failed with `error`.
+    public init(error: RPCError) {
+        self.init(code: error.code, message: error.message, detail: error.detail, metadata: error.metadata)
+    }
+
+    /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
+    /// present, then the metadata.
+    public var headerFields: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
+        if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(message))) }
+        if let detail, let json = try? JSONCodec.shared.encode(detail) {
+            fields.append((ErrorDetail.metadataKey, Base64.encode(json)))
+        }
+        var metadata = self.metadata
+        metadata.remove(ErrorDetail.metadataKey)
+        fields.append(contentsOf: metadata.headerFields)
+        return fields
+    }
+
+    /// Parses received trailers; a missing or malformed `grpc-status` is INTERNAL (or
+    /// UNKNOWN for an unknown number), as gRPC clients do.
+    public init(headerFields: some Collection<(name: String, value: String)>) {
+        var code: StatusCode?
+        var message = ""
+        var detail: ErrorDetail?
+        var rawStatus: String?
+        for (name, value) in headerFields {
+            switch name {
+            case "grpc-status": rawStatus = value
+            case "grpc-message": message = PercentEncoding.decode(value)
+            case ErrorDetail.metadataKey:
+                if let bytes = Base64.decode(value) {
+                    detail = try? JSONCodec.shared.decode(ErrorDetail.self, from: bytes)
+                }
+            default: break
+            }
+        }
+        if let rawStatus {
+            if let number = Int(rawStatus) {
+                code = StatusCode(rawValue: number) ?? .unknown
+            } else {
+                code = .internalError
+                message = "malformed grpc-status '\(rawStatus)'"
+            }
+        } else {
+            code = .internalError
+            message = "the response ended without a grpc-status"
+        }
+        var metadata = Metadata(headerFields: headerFields)
+        metadata.remove(ErrorDetail.metadataKey)
+        self.init(code: code!, message: message, detail: detail, metadata: metadata)
+    }
+
+    /// The error these trailers stand for, or `nil` when the status is OK.
+    public var error: RPCError? {
+        code == .ok ? nil : RPCError(code, message, detail: detail, metadata: metadata)
+    }
+}

@@ -1,0 +1,104 @@
+/// Maps `:path` to typed handlers.
+///
+/// ```swift
+/// var router = Router()
+/// router.register(Health.check) { request, context in HealthCheckResponse(status: .serving) }
+/// ```
+public struct Router: Sendable {
+    private var routes: [String: Route] = [:]
+
+    public init() {}
+
+    /// Every registered method, sorted by path.
+    public var methods: [MethodDescriptor] { routes.values.map(\.descriptor).sorted { $0.path < $1.path } }
+
+    /// The route for a `:path`, if one is registered.
+    public func route(for path: String) -> Route? { routes[path] }
+
+    /// Registers a unary handler.
+    public mutating func register<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
+    ) {
+        add(Route(descriptor: method.descriptor) { stream, context in
+            let codec = stream.head.contentType.codec
+            let requestBytes = try await Self.singleRequest(from: stream)
+            let request = try codec.decode(Request.self, from: requestBytes)
+            let response = try await handler(request, context)
+            let responseBytes = try codec.encode(response)
+            stream.finish(lastMessage: responseBytes, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+        })
+    }
+
+    /// Registers a server-streaming handler.
+    public mutating func register<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
+        handler: @escaping @Sendable (Request, ResponseStreamWriter<Response>, ServerContext) async throws -> Void
+    ) {
+        add(Route(descriptor: method.descriptor) { stream, context in
+            let requestBytes = try await Self.singleRequest(from: stream)
+            let request = try stream.head.contentType.codec.decode(Request.self, from: requestBytes)
+            try await handler(request, ResponseStreamWriter(stream: stream, context: context), context)
+            stream.finish(lastMessage: nil, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+        })
+    }
+
+    /// Registers every method of a service.
+    public mutating func register(_ service: some RPCService) {
+        service.register(into: &self)
+    }
+
+    private mutating func add(_ route: Route) {
+        precondition(routes[route.descriptor.path] == nil, "\(route.descriptor.path) is registered twice")
+        routes[route.descriptor.path] = route
+    }
+
+    private static func singleRequest(from stream: any ServerCallStream) async throws(RPCError) -> [UInt8] {
+        guard let message = try await stream.receive() else {
+            throw RPCError(.invalidArgument, "the call has no request message", detail: ErrorDetail(reason: "missingMessage"))
+        }
+        if try await stream.receive() != nil {
+            throw RPCError(
+                .invalidArgument,
+                "a \(StreamingKind.unary) request must hold exactly one message",
+                detail: ErrorDetail(reason: "tooManyMessages")
+            )
+        }
+        return message
+    }
+}
+
+/// A group of methods registered together.
+public protocol RPCService: Sendable {
+    /// Registers the service's handlers.
+    func register(into router: inout Router)
+}
+
+/// One registered method and its type-erased body.
+public struct Route: Sendable {
+    /// The method this route serves.
+    public let descriptor: MethodDescriptor
+    let body: @Sendable (any ServerCallStream, ServerContext) async throws -> Void
+
+    /// Runs the call to its end: the handler races the call's abort signal (client reset,
+    /// deadline, lost connection), which cancels it. Errors become the call's status.
+    public func run(_ stream: any ServerCallStream) async {
+        let context = ServerContext(method: descriptor, head: stream.head)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await body(stream, context)
+                } catch {
+                    stream.finish(
+                        lastMessage: nil,
+                        initialMetadata: context.initialMetadata,
+                        trailers: ResponseTrailers(error: RPCError(mapping: error))
+                    )
+                }
+            }
+            group.addTask { await stream.waitUntilAborted() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// The machine-readable part of an error: the `catalog-error-bin` trailer.
+///
+/// On the wire it is the base64 of `{"reason": "...", "field": "...", "details": {...}}`,
+/// with `field` and `details` absent when they do not apply.
+public struct ErrorDetail: Codable, Sendable, Hashable {
+    /// A camelCase reason such as `duplicateName` or `revisionMismatch`.
+    public var reason: String
+    /// The request field at fault, when there is one.
+    public var field: String?
+    /// Extra facts, such as the `id` of a missing entity.
+    public var details: [String: JSONValue]?
+
+    public init(reason: String, field: String? = nil, details: [String: JSONValue]? = nil) {
+        self.reason = reason
+        self.field = field
+        self.details = details
+    }
+
+    /// The trailer key that carries the detail.
+    public static let metadataKey = "catalog-error-bin"
+}

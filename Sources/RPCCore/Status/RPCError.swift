@@ -1,0 +1,56 @@
+/// An error that ends a call with a non-OK status.
+///
+/// Thrown by server handlers to choose the status a client sees, and thrown by the client
+/// when a call ends with a non-OK status.
+///
+/// ```swift
+/// throw RPCError(.notFound, "no item 42", detail: ErrorDetail(reason: "notFound", details: ["id": 42]))
+/// ```
+public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The status code; never `.ok`.
+    public var code: StatusCode
+    /// A human-readable message, sent as `grpc-message`.
+    public var message: String
+    /// The machine-readable detail, sent as the `catalog-error-bin` trailer.
+    public var detail: ErrorDetail?
+    /// Trailing metadata sent (or received) with the error.
+    public var metadata: Metadata
+
+    public init(_ code: StatusCode, _ message: String, detail: ErrorDetail? = nil, metadata: Metadata = [:]) {
+        self.code = code == .ok ? .unknown : code
+        self.message = message
+        self.detail = detail
+        self.metadata = metadata
+    }
+
+    public var description: String {
+        var text = "\(code.name): \(message)"
+        if let detail { text += " [\(detail.reason)\(detail.field.map { ", field \($0)" } ?? "")]" }
+        return text
+    }
+}
+
+/// A domain error that knows which RPC error it stands for.
+public protocol RPCErrorConvertible: Error {
+    /// The error to send to the client.
+    var rpcError: RPCError { get }
+}
+
+extension RPCError {
+    /// Maps any error thrown by a handler to the error a client sees.
+    ///
+    /// `RPCError` and `RPCErrorConvertible` keep their status; `CancellationError` becomes
+    /// CANCELLED; anything else becomes UNKNOWN without leaking its description.
+    public init(mapping error: any Error) {
+        switch error {
+        case let error as RPCError:
+            self = error
+        case let error as any RPCErrorConvertible:
+            self = error.rpcError
+        case is CancellationError:
+            self = RPCError(.cancelled, "the call was cancelled")
+        default:
+            self = RPCError(.unknown, "the handler failed: \(type(of: error))")
+        }
+    }
+}
