@@ -1,0 +1,221 @@
+import CNGHTTP2
+import NIOCore
+import RPCCore
+
+/// Drives the client side of one HTTP/2 connection through nghttp2.
+final class ClientConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let configuration: HTTP2ClientConfiguration
+    private let authority: String
+    private var session: NGHTTP2Session?
+    private var context: ChannelHandlerContext?
+    private var streams: [Int32: ClientStreamState] = [:]
+    private var isReading = false
+    private var flushScheduled = false
+    /// Why no new call can start: the server sent GOAWAY or the connection closed.
+    private var unavailableReason: String?
+
+    init(configuration: HTTP2ClientConfiguration, authority: String) {
+        self.configuration = configuration
+        self.authority = authority
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let session = NGHTTP2Session(role: .client, delegate: self)
+        self.session = session
+        session.submitSettings([
+            (Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), UInt32(configuration.streamWindowSize)),
+            (Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
+        ])
+        session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
+        if context.channel.isActive { flush() }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        flush()
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session else { return }
+        let buffer = unwrapInboundIn(data)
+        isReading = true
+        defer { isReading = false }
+        do {
+            try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
+        } catch {
+            failAll(RPCError(.unavailable, "HTTP/2 protocol error: \(error)"))
+            context.close(promise: nil)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flush()
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { flush() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        failAll(RPCError(.unavailable, "the connection closed"))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failAll(RPCError(.unavailable, "connection error: \(error)"))
+        context.close(promise: nil)
+    }
+
+    // MARK: Calls (on the event loop)
+
+    /// Opens a stream for `call`; throws UNAVAILABLE when the connection cannot take one.
+    func open(_ call: ClientCall, method: MethodDescriptor, options: CallOptions) throws(RPCError) {
+        guard let session, let context else { throw RPCError(.unavailable, "the connection is not ready") }
+        if let unavailableReason { throw RPCError(.unavailable, unavailableReason) }
+        var headers: [(name: String, value: String)] = [
+            (":method", "POST"), (":scheme", "http"), (":path", method.path), (":authority", authority),
+            ("content-type", configuration.contentType), ("te", "trailers"), ("user-agent", "catalog-swift/1"),
+            ("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader),
+        ]
+        if options.compression != .identity { headers.append(("grpc-encoding", options.compression.name)) }
+        if let timeout = options.timeout { headers.append(("grpc-timeout", GRPCTimeout.format(timeout))) }
+        headers.append(contentsOf: options.metadata.headerFields)
+
+        let state = ClientStreamState(
+            call: call,
+            compression: options.compression,
+            maxMessageSize: configuration.maxReceiveMessageSize,
+            maxHeaderListSize: 64 * 1024
+        )
+        guard let id = session.submitRequest(headers: headers) else {
+            throw RPCError(.unavailable, "the connection cannot open more streams")
+        }
+        state.id = id
+        streams[id] = state
+        call.attach(state)
+        if let timeout = options.timeout {
+            state.deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+                cancel(state, error: RPCError(.deadlineExceeded, "deadline of \(timeout) exceeded"))
+            }
+        }
+        scheduleFlush()
+    }
+
+    func send(_ message: [UInt8], endOfStream: Bool, on state: ClientStreamState,
+              continuation: CheckedContinuation<Void, any Error>) {
+        guard let session, !state.finished, streams[state.id] === state else {
+            continuation.resume(throwing: RPCError(.cancelled, "the call has ended"))
+            return
+        }
+        if state.enqueue(message, endOfStream: endOfStream, session: session, highWatermark: configuration.streamWriteBufferSize) {
+            continuation.resume()
+        } else {
+            state.parkWriter(continuation)
+        }
+        scheduleFlush()
+    }
+
+    /// Ends a call early with `error` and resets its stream.
+    func cancel(_ state: ClientStreamState, error: RPCError) {
+        guard !state.finished else { return }
+        state.finish(error)
+        if streams[state.id] === state {
+            session?.submitReset(streamID: state.id, errorCode: HTTP2ErrorCode.cancel)
+            scheduleFlush()
+        }
+    }
+
+    func returnWithheldCredit(_ state: ClientStreamState) {
+        guard streams[state.id] === state else { return }
+        session?.consume(streamID: state.id, count: state.takeWithheldBytes())
+        scheduleFlush()
+    }
+
+    /// Sends GOAWAY and closes once the open calls are done.
+    func beginClose() {
+        guard let session, unavailableReason == nil else { return }
+        unavailableReason = "the connection is closing"
+        session.submitGoAway(lastStreamID: 0, errorCode: HTTP2ErrorCode.noError)
+        flush()
+    }
+
+    // MARK: Writing
+
+    private func scheduleFlush() {
+        guard !isReading, !flushScheduled, let context else { return }
+        flushScheduled = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            flushScheduled = false
+            flush()
+        }
+    }
+
+    private func flush() {
+        guard let session, let context, context.channel.isActive else { return }
+        if context.channel.isWritable {
+            var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
+            do {
+                try session.send(into: &buffer, limit: 1024 * 1024)
+            } catch {
+                failAll(RPCError(.unavailable, "HTTP/2 session failed: \(error)"))
+                context.close(promise: nil)
+                return
+            }
+            if buffer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
+            if session.wantsWrite && context.channel.isWritable { scheduleFlush() }
+        }
+        if unavailableReason != nil && streams.isEmpty { context.close(promise: nil) }
+    }
+
+    private func failAll(_ error: RPCError) {
+        if unavailableReason == nil { unavailableReason = error.message }
+        for state in streams.values { state.finish(error) }
+        streams.removeAll()
+    }
+}
+
+extension ClientConnectionHandler: NGHTTP2SessionDelegate {
+    func session(beganFrame type: UInt8, flags: UInt8, streamID: Int32, length: Int) -> Bool { true }
+
+    func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
+        streams[streamID]?.beginHeaders()
+    }
+
+    func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
+        streams[streamID]?.appendHeader(name: name, value: value)
+        return true
+    }
+
+    func session(received frame: ReceivedFrame) {
+        switch frame.type {
+        case FrameType.headers:
+            streams[frame.streamID]?.headersEnded(endStream: frame.endStream)
+        case FrameType.data where frame.endStream:
+            streams[frame.streamID]?.finish(RPCError(.internalError, "the response ended without trailers"))
+        case FrameType.goAway:
+            unavailableReason = "the server is going away (GOAWAY code \(frame.errorCode))"
+        default:
+            break
+        }
+    }
+
+    func session(dataChunk bytes: UnsafeRawBufferPointer, on streamID: Int32) {
+        let credit = streams[streamID]?.receiveData(bytes) ?? bytes.count
+        session?.consume(streamID: streamID, count: credit)
+    }
+
+    func session(closed streamID: Int32, errorCode: UInt32) {
+        streams.removeValue(forKey: streamID)?.closed(errorCode: errorCode)
+    }
+
+    func session(readDataFor streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> DataRead {
+        guard let state = streams[streamID] else { return .bytes(count: 0, endOfData: true, endStream: true) }
+        return state.readData(into: buffer, lowWatermark: configuration.streamWriteBufferSize / 2)
+    }
+}

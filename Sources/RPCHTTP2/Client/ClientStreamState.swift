@@ -1,0 +1,172 @@
+import NIOCore
+import RPCCore
+
+/// One outbound call on the connection's event loop: request body, response headers,
+/// deframer and the call bridge it feeds. Touched only on the event loop.
+final class ClientStreamState {
+    var id: Int32 = 0
+    let call: ClientCall
+    private var headers: HeaderList
+    private var sawResponseHeaders = false
+    private var deframer: MessageDeframer
+    private let compression: CompressionAlgorithm
+    private var outbound = OutboundBuffer()
+    private var requestEnded = false
+    private var waitingForData = false
+    private var writeWaiter: CheckedContinuation<Void, any Error>?
+    private var withheldBytes = 0
+    private(set) var finished = false
+    var deadlineTimer: Scheduled<Void>?
+
+    init(call: ClientCall, compression: CompressionAlgorithm, maxMessageSize: Int, maxHeaderListSize: Int) {
+        self.call = call
+        self.compression = compression
+        self.headers = HeaderList(limit: maxHeaderListSize)
+        self.deframer = MessageDeframer(maxMessageSize: maxMessageSize)
+    }
+
+    // MARK: Request
+
+    /// Queues a request message; returns whether the writer may go on at once.
+    func enqueue(_ message: [UInt8], endOfStream: Bool, session: NGHTTP2Session, highWatermark: Int) -> Bool {
+        outbound.append(MessageFramer.frame(message, compression: compression))
+        if endOfStream { requestEnded = true }
+        if waitingForData {
+            waitingForData = false
+            session.resumeData(streamID: id)
+        }
+        return outbound.byteCount <= highWatermark
+    }
+
+    func parkWriter(_ continuation: CheckedContinuation<Void, any Error>) {
+        writeWaiter = continuation
+    }
+
+    func readData(into buffer: UnsafeMutableRawBufferPointer, lowWatermark: Int) -> DataRead {
+        let count = outbound.read(into: buffer)
+        if outbound.byteCount <= lowWatermark, let writer = writeWaiter {
+            writeWaiter = nil
+            writer.resume()
+        }
+        if outbound.isEmpty && requestEnded { return .bytes(count: count, endOfData: true, endStream: true) }
+        if count == 0 {
+            waitingForData = true
+            return .deferred
+        }
+        return .bytes(count: count, endOfData: false, endStream: false)
+    }
+
+    // MARK: Response
+
+    func beginHeaders() {
+        headers = HeaderList(limit: headers.limit)
+    }
+
+    func appendHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        headers.append(name: name, value: value)
+    }
+
+    /// A header block ended: the response headers, or the trailers (`endStream`).
+    func headersEnded(endStream: Bool) {
+        if !sawResponseHeaders {
+            sawResponseHeaders = true
+            if let error = Self.responseError(headers) {
+                finish(error)
+                return
+            }
+            if let encoding = headers.first("grpc-encoding") {
+                guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
+                    finish(RPCError(.internalError, "the server used an unsupported grpc-encoding '\(encoding)'"))
+                    return
+                }
+                deframer = MessageDeframer(maxMessageSize: deframer.maxMessageSize, compression: algorithm)
+            }
+            call.setInitialMetadata(Metadata(headerFields: headers.fields))
+            if !endStream { return }  // trailers-only otherwise: the same block holds the status
+        }
+        guard endStream else { return }
+        let trailers = ResponseTrailers(headerFields: headers.fields)
+        call.setTrailingMetadata(trailers.metadata)
+        if let error = trailers.error {
+            finish(error)
+        } else {
+            do {
+                try deframer.checkEndOfStream()
+                finish(nil)
+            } catch {
+                finish(error)
+            }
+        }
+    }
+
+    /// Takes body bytes; returns how many bytes flow control may credit back now.
+    func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard !finished else { return bytes.count }
+        do {
+            try deframer.append(bytes)
+            var backlog = false
+            while let message = try deframer.next() {
+                backlog = call.mailbox.deliver(message) || backlog
+            }
+            if backlog {
+                withheldBytes += bytes.count
+                return 0
+            }
+        } catch {
+            finish(error)
+        }
+        return bytes.count
+    }
+
+    func takeWithheldBytes() -> Int {
+        defer { withheldBytes = 0 }
+        return withheldBytes
+    }
+
+    /// Ends the call for the reader; `nil` is a clean end. Later ends are ignored.
+    func finish(_ error: RPCError?) {
+        guard !finished else { return }
+        finished = true
+        deadlineTimer?.cancel()
+        call.mailbox.finish(error)
+        if let writer = writeWaiter {
+            writeWaiter = nil
+            writer.resume(throwing: error ?? RPCError(.cancelled, "the call ended"))
+        }
+    }
+
+    /// The stream closed; without trailers that is an error named by the reset code.
+    func closed(errorCode: UInt32) {
+        let error: RPCError =
+            switch errorCode {
+            case HTTP2ErrorCode.refusedStream: RPCError(.unavailable, "the server refused the stream")
+            case HTTP2ErrorCode.cancel: RPCError(.cancelled, "the server cancelled the stream")
+            case HTTP2ErrorCode.enhanceYourCalm: RPCError(.resourceExhausted, "the server asked to calm down")
+            default: RPCError(.internalError, "the stream closed without a status (HTTP/2 error \(errorCode))")
+            }
+        finish(error)
+    }
+
+    /// The error a response's first header block stands for, if any.
+    static func responseError(_ headers: HeaderList) -> RPCError? {
+        let status = headers.first(":status") ?? ""
+        guard status == "200" else {
+            let code: StatusCode =
+                switch status {
+                case "400": .internalError
+                case "401": .unauthenticated
+                case "403": .permissionDenied
+                case "404": .unimplemented
+                case "429", "502", "503", "504": .unavailable
+                default: .unknown
+                }
+            let message = headers.first("grpc-message").map(PercentEncoding.decode) ?? ""
+            return RPCError(code, "HTTP status \(status)\(message.isEmpty ? "" : ": \(message)")")
+        }
+        let contentType = headers.first("content-type") ?? ""
+        guard contentType.hasPrefix("application/grpc") else {
+            return RPCError(.internalError, "unexpected response content-type '\(contentType)'")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,28 @@
+/// Settings of an `HTTP2ClientConnection`.
+public struct HTTP2ClientConfiguration: Sendable, Hashable {
+    /// Largest response message in bytes, before and after decompression. Default 4 MiB.
+    public var maxReceiveMessageSize: Int
+    /// Receive window of each stream, in bytes. Default 1 MiB.
+    public var streamWindowSize: Int
+    /// Receive window of the connection, in bytes. Default 16 MiB.
+    public var connectionWindowSize: Int
+    /// Buffered request bytes per call above which `send` waits. Default 64 KiB.
+    public var streamWriteBufferSize: Int
+    /// How long connecting may take. Default 10 s.
+    public var connectTimeout: Duration
+    /// The `content-type` of requests. Default `application/grpc` (JSON), which every gRPC
+    /// server accepts.
+    public var contentType: String
+
+    /// The defaults documented on each property.
+    public static var defaults: HTTP2ClientConfiguration {
+        HTTP2ClientConfiguration(
+            maxReceiveMessageSize: 4 * 1024 * 1024,
+            streamWindowSize: 1024 * 1024,
+            connectionWindowSize: 16 * 1024 * 1024,
+            streamWriteBufferSize: 64 * 1024,
+            connectTimeout: .seconds(10),
+            contentType: "application/grpc"
+        )
+    }
+}

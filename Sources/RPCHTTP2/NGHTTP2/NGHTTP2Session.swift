@@ -1,0 +1,336 @@
+import CNGHTTP2
+import NIOCore
+
+/// One nghttp2 session: HPACK, frames, flow control and stream states of one connection.
+///
+/// Owned by a connection handler and used only on its event loop. C pointers never leave
+/// this file and the callbacks beside it.
+final class NGHTTP2Session {
+    enum Role { case server, client }
+
+    /// A fatal session error: the connection must be closed.
+    struct SessionError: Error, CustomStringConvertible {
+        let code: Int
+        var description: String { String(cString: nghttp2_strerror(Int32(code))) }
+        /// The peer sent something other than the HTTP/2 preface.
+        var isBadPreface: Bool { code == Int(NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue) }
+        /// The peer made nghttp2 queue too many control-frame answers.
+        var isFlood: Bool { code == Int(NGHTTP2_ERR_FLOODED.rawValue) }
+        /// One of our callbacks asked to tear the session down.
+        var isCallbackFailure: Bool { code == Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    }
+
+    private let pointer: OpaquePointer
+    unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
+
+    /// - Parameter maxOutboundAcks: SETTINGS and PING acknowledgements nghttp2 may queue
+    ///   before it declares a flood.
+    init(role: Role, delegate: any NGHTTP2SessionDelegate, maxOutboundAcks: Int = 100) {
+        self.delegate = delegate
+        var callbacks: OpaquePointer?
+        precondition(nghttp2_session_callbacks_new(&callbacks) == 0, "out of memory")
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        Self.installCallbacks(callbacks)
+
+        var option: OpaquePointer?
+        precondition(nghttp2_option_new(&option) == 0, "out of memory")
+        defer { nghttp2_option_del(option) }
+        nghttp2_option_set_no_auto_window_update(option, 1)
+        nghttp2_option_set_no_closed_streams(option, 1)
+        nghttp2_option_set_max_outbound_ack(option, maxOutboundAcks)
+
+        var session: OpaquePointer?
+        let status =
+            switch role {
+            case .server: nghttp2_session_server_new2(&session, callbacks, nil, option)
+            case .client: nghttp2_session_client_new2(&session, callbacks, nil, option)
+            }
+        guard status == 0, let session else { fatalError("nghttp2_session_new failed: \(status)") }
+        pointer = session
+        nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { nghttp2_session_del(pointer) }
+
+    /// Feeds received bytes; delegate callbacks run inside.
+    func receive(_ bytes: UnsafeRawBufferPointer) throws(SessionError) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let result = nghttp2_session_mem_recv(pointer, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if result < 0 { throw SessionError(code: result) }
+    }
+
+    /// Appends every frame nghttp2 has ready to `buffer`; stops early once `limit` bytes
+    /// were appended so that a slow socket is not flooded.
+    func send(into buffer: inout ByteBuffer, limit: Int) throws(SessionError) {
+        var written = 0
+        while written < limit {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(pointer, &data)
+            if count < 0 { throw SessionError(code: count) }
+            guard count > 0, let data else { return }
+            buffer.writeBytes(UnsafeRawBufferPointer(start: data, count: count))
+            written += count
+        }
+    }
+
+    /// Whether the session still wants to read or write; both false: close the connection.
+    var isFinished: Bool { nghttp2_session_want_read(pointer) == 0 && nghttp2_session_want_write(pointer) == 0 }
+
+    /// Whether frames are waiting to be sent.
+    var wantsWrite: Bool { nghttp2_session_want_write(pointer) != 0 }
+
+    /// The highest stream id the peer opened and we processed.
+    var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(pointer) }
+
+    func submitSettings(_ settings: [(id: Int32, value: UInt32)]) {
+        let entries = settings.map { nghttp2_settings_entry(settings_id: $0.id, value: $0.value) }
+        let status = entries.withUnsafeBufferPointer {
+            nghttp2_submit_settings(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), $0.baseAddress, $0.count)
+        }
+        precondition(status == 0, "invalid SETTINGS: \(status)")
+    }
+
+    /// Widens the connection-level receive window to `size` bytes.
+    func setConnectionWindow(_ size: Int32) {
+        _ = nghttp2_session_set_local_window_size(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, size)
+    }
+
+    /// Submits response headers; with `hasBody` the body comes from the delegate's reads,
+    /// without it the headers end the stream (a trailers-only response).
+    func submitResponse(streamID: Int32, headers: [(name: String, value: String)], hasBody: Bool) -> Bool {
+        withHeaderFields(headers) { fields, count in
+            if hasBody {
+                var provider = Self.dataProvider
+                return nghttp2_submit_response(pointer, streamID, fields, count, &provider) == 0
+            }
+            return nghttp2_submit_response(pointer, streamID, fields, count, nil) == 0
+        }
+    }
+
+    /// Submits trailers; call from `readDataFor` before answering `endStream: false`.
+    func submitTrailers(streamID: Int32, headers: [(name: String, value: String)]) {
+        _ = withHeaderFields(headers) { fields, count in
+            nghttp2_submit_trailer(pointer, streamID, fields, count)
+        }
+    }
+
+    /// Opens a request stream with a body from the delegate's reads; returns its id, or
+    /// `nil` when no stream can be opened (ids exhausted, session going away).
+    func submitRequest(headers: [(name: String, value: String)]) -> Int32? {
+        let id = withHeaderFields(headers) { fields, count in
+            var provider = Self.dataProvider
+            return nghttp2_submit_request(pointer, nil, fields, count, &provider, nil)
+        }
+        return id > 0 ? id : nil
+    }
+
+    func submitReset(streamID: Int32, errorCode: UInt32) {
+        _ = nghttp2_submit_rst_stream(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+    }
+
+    func submitPing() {
+        _ = nghttp2_submit_ping(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+    }
+
+    /// Tells the peer that a GOAWAY is coming (graceful shutdown, first step).
+    func submitShutdownNotice() {
+        _ = nghttp2_submit_shutdown_notice(pointer)
+    }
+
+    /// Sends GOAWAY: streams above `lastStreamID` are refused, the others may finish.
+    func submitGoAway(lastStreamID: Int32, errorCode: UInt32, debugData: String = "") {
+        let debug = Array(debugData.utf8)
+        _ = debug.withUnsafeBufferPointer {
+            nghttp2_submit_goaway(pointer, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, $0.baseAddress, $0.count)
+        }
+    }
+
+    /// Sends GOAWAY with the last processed stream and stops taking new frames.
+    func terminate(errorCode: UInt32) {
+        _ = nghttp2_session_terminate_session(pointer, errorCode)
+    }
+
+    /// Wakes a stream whose body read answered `.deferred`.
+    func resumeData(streamID: Int32) {
+        _ = nghttp2_session_resume_data(pointer, streamID)
+    }
+
+    /// Acknowledges `count` received body bytes, letting WINDOW_UPDATEs go out.
+    func consume(streamID: Int32, count: Int) {
+        guard count > 0 else { return }
+        _ = nghttp2_session_consume(pointer, streamID, count)
+    }
+
+    private static var dataProvider: nghttp2_data_provider {
+        var provider = nghttp2_data_provider()
+        provider.read_callback = readDataCallback
+        return provider
+    }
+
+    /// Calls `body` with an `nghttp2_nv` array over one contiguous byte buffer.
+    private func withHeaderFields<T>(
+        _ headers: [(name: String, value: String)],
+        _ body: (UnsafePointer<nghttp2_nv>, Int) -> T
+    ) -> T {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
+        var ranges = [(Int, Int, Int, Int)]()
+        ranges.reserveCapacity(headers.count)
+        for (name, value) in headers {
+            let nameStart = bytes.count
+            bytes.append(contentsOf: name.utf8)
+            let valueStart = bytes.count
+            bytes.append(contentsOf: value.utf8)
+            ranges.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
+        }
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+            let fields = ranges.map { nameStart, nameLength, valueStart, valueLength in
+                nghttp2_nv(
+                    name: base + nameStart,
+                    value: base + valueStart,
+                    namelen: nameLength,
+                    valuelen: valueLength,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                )
+            }
+            return fields.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
+        }
+    }
+
+    private static func installCallbacks(_ callbacks: OpaquePointer?) {
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, beginFrameCallback)
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, beginHeadersCallback)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, headerCallback)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, frameReceivedCallback)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, dataChunkCallback)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, streamClosedCallback)
+    }
+
+    fileprivate static func from(_ userData: UnsafeMutableRawPointer?) -> NGHTTP2Session {
+        Unmanaged<NGHTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
+    }
+}
+
+// MARK: - C callbacks: recover the session from user_data and forward to its delegate.
+
+private let callbackFailure = Int32(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+
+private func beginFrameCallback(
+    _ session: OpaquePointer?,
+    _ header: UnsafePointer<nghttp2_frame_hd>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let header else { return callbackFailure }
+    let delegate = NGHTTP2Session.from(userData).delegate
+    let ok = delegate.session(
+        beganFrame: header.pointee.type,
+        flags: header.pointee.flags,
+        streamID: header.pointee.stream_id,
+        length: header.pointee.length
+    )
+    return ok ? 0 : callbackFailure
+}
+
+private func beginHeadersCallback(
+    _ session: OpaquePointer?,
+    _ frame: UnsafePointer<nghttp2_frame>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame else { return callbackFailure }
+    let category = frame.pointee.headers.cat
+    NGHTTP2Session.from(userData).delegate.session(
+        beganHeadersOn: frame.pointee.hd.stream_id,
+        isRequest: category == NGHTTP2_HCAT_REQUEST
+    )
+    return 0
+}
+
+private func headerCallback(
+    _ session: OpaquePointer?,
+    _ frame: UnsafePointer<nghttp2_frame>?,
+    _ name: UnsafePointer<UInt8>?,
+    _ nameLength: Int,
+    _ value: UnsafePointer<UInt8>?,
+    _ valueLength: Int,
+    _ flags: UInt8,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame else { return callbackFailure }
+    let accepted = NGHTTP2Session.from(userData).delegate.session(
+        header: UnsafeRawBufferPointer(start: name, count: nameLength),
+        value: UnsafeRawBufferPointer(start: value, count: valueLength),
+        on: frame.pointee.hd.stream_id
+    )
+    return accepted ? 0 : Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+}
+
+private func frameReceivedCallback(
+    _ session: OpaquePointer?,
+    _ frame: UnsafePointer<nghttp2_frame>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame else { return callbackFailure }
+    let header = frame.pointee.hd
+    let errorCode: UInt32 =
+        switch header.type {
+        case FrameType.rstStream: frame.pointee.rst_stream.error_code
+        case FrameType.goAway: frame.pointee.goaway.error_code
+        default: 0
+        }
+    NGHTTP2Session.from(userData).delegate.session(
+        received: ReceivedFrame(type: header.type, flags: header.flags, streamID: header.stream_id, errorCode: errorCode)
+    )
+    return 0
+}
+
+private func dataChunkCallback(
+    _ session: OpaquePointer?,
+    _ flags: UInt8,
+    _ streamID: Int32,
+    _ data: UnsafePointer<UInt8>?,
+    _ length: Int,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    NGHTTP2Session.from(userData).delegate.session(
+        dataChunk: UnsafeRawBufferPointer(start: data, count: length),
+        on: streamID
+    )
+    return 0
+}
+
+private func streamClosedCallback(
+    _ session: OpaquePointer?,
+    _ streamID: Int32,
+    _ errorCode: UInt32,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    NGHTTP2Session.from(userData).delegate.session(closed: streamID, errorCode: errorCode)
+    return 0
+}
+
+private func readDataCallback(
+    _ session: OpaquePointer?,
+    _ streamID: Int32,
+    _ buffer: UnsafeMutablePointer<UInt8>?,
+    _ length: Int,
+    _ dataFlags: UnsafeMutablePointer<UInt32>?,
+    _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int {
+    guard let dataFlags else { return Int(callbackFailure) }
+    let read = NGHTTP2Session.from(userData).delegate.session(
+        readDataFor: streamID,
+        into: UnsafeMutableRawBufferPointer(start: buffer, count: length)
+    )
+    switch read {
+    case .deferred:
+        return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+    case .bytes(let count, let endOfData, let endStream):
+        if endOfData {
+            dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            if !endStream { dataFlags.pointee |= NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue }
+        }
+        return count
+    }
+}

@@ -1,0 +1,158 @@
+import Logging
+import NIOCore
+import NIOPosix
+import RPCCore
+import ServiceLifecycle
+import Synchronization
+
+/// Serves a `Router` over HTTP/2 (h2c with prior knowledge) through nghttp2.
+///
+/// `run()` listens until graceful shutdown (ServiceLifecycle, or `beginGracefulShutdown()`):
+/// then it stops accepting, sends GOAWAY on every connection, lets in-flight calls finish
+/// within the grace period, and returns.
+///
+/// ```swift
+/// var router = Router()
+/// router.register(HealthService())
+/// let server = HTTP2Server(router: router, configuration: .defaults, logger: logger)
+/// try await server.run()
+/// ```
+public final class HTTP2Server: Service, Sendable {
+    private let router: Router
+    private let configuration: HTTP2ServerConfiguration
+    private let logger: Logger
+    private let eventLoopGroup: any EventLoopGroup
+    private let address: EventLoopPromise<SocketAddress>
+    private let state = Mutex(State())
+
+    private struct State {
+        var listener: (any Channel)?
+        var connections: [ObjectIdentifier: any Channel] = [:]
+        var shuttingDown = false
+    }
+
+    public init(
+        router: Router,
+        configuration: HTTP2ServerConfiguration = .defaults,
+        logger: Logger = Logger(label: "rpc.server"),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.router = router
+        self.configuration = configuration
+        self.logger = logger
+        self.eventLoopGroup = eventLoopGroup
+        self.address = eventLoopGroup.any().makePromise()
+    }
+
+    /// The address the server listens on, once it does (with the real port when 0 was asked).
+    /// Throws when binding failed.
+    public var listeningAddress: SocketAddress {
+        get async throws { try await address.futureResult.get() }
+    }
+
+    /// Listens and serves until graceful shutdown or cancellation.
+    public func run() async throws {
+        let listener: NIOAsyncChannel<ServerConnection, Never>
+        do {
+            listener = try await bind()
+        } catch {
+            address.fail(error)
+            throw error
+        }
+        let stop = state.withLock { state -> Bool in
+            state.listener = listener.channel
+            return state.shuttingDown
+        }
+        address.succeed(listener.channel.localAddress!)
+        if stop { listener.channel.close(promise: nil) }
+
+        try await withGracefulShutdownHandler {
+            try await withTaskCancellationHandler {
+                try await listener.executeThenClose { connections in
+                    try await withThrowingDiscardingTaskGroup { group in
+                        for try await connection in connections {
+                            group.addTask { await connection.run() }
+                        }
+                    }
+                }
+            } onCancel: {
+                self.closeAllConnections()
+            }
+        } onGracefulShutdown: {
+            self.beginGracefulShutdown()
+        }
+        logger.info("server stopped")
+    }
+
+    /// Stops accepting connections and drains the open ones; `run()` returns when they closed.
+    public func beginGracefulShutdown() {
+        let (listener, connections) = state.withLock { state in
+            state.shuttingDown = true
+            return (state.listener, Array(state.connections.values))
+        }
+        listener?.close(promise: nil)
+        for channel in connections {
+            channel.pipeline.fireUserInboundEventTriggered(ServerConnectionHandler.GracefulShutdownEvent())
+        }
+    }
+
+    private func closeAllConnections() {
+        let (listener, connections) = state.withLock { ($0.listener, Array($0.connections.values)) }
+        listener?.close(promise: nil)
+        for channel in connections { channel.close(promise: nil) }
+    }
+
+    private func bind() async throws -> NIOAsyncChannel<ServerConnection, Never> {
+        try await ServerBootstrap(group: eventLoopGroup)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try self.accept(channel)
+                }
+            }
+    }
+
+    /// Sets up a new connection, or closes it at once past the connection limit or during shutdown.
+    private func accept(_ channel: any Channel) throws -> ServerConnection {
+        let (calls, continuation) = AsyncStream<ServerCall>.makeStream()
+        let id = ObjectIdentifier(channel)
+        let admitted = state.withLock { state -> Bool in
+            guard !state.shuttingDown, state.connections.count < configuration.maxConnections else { return false }
+            state.connections[id] = channel
+            return true
+        }
+        guard admitted else {
+            logger.warning("refusing connection", metadata: ["peer": "\(channel.remoteAddress?.description ?? "?")"])
+            continuation.finish()
+            channel.close(promise: nil)
+            return ServerConnection(calls: calls)
+        }
+        channel.closeFuture.whenComplete { _ in
+            _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
+        }
+        let handler = ServerConnectionHandler(
+            configuration: configuration,
+            router: router,
+            calls: continuation,
+            logger: logger
+        )
+        try channel.pipeline.syncOperations.addHandler(handler)
+        return ServerConnection(calls: calls)
+    }
+}
+
+/// The calls of one connection, run as child tasks until the connection closes.
+struct ServerConnection: Sendable {
+    let calls: AsyncStream<ServerCall>
+
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            for await call in calls {
+                group.addTask { await call.route.run(call) }
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Settings of an `HTTP2Server`.
+public struct HTTP2ServerConfiguration: Sendable, Hashable {
+    /// Host to listen on. Default `127.0.0.1`.
+    public var host: String
+    /// Port to listen on; 0 picks a free one. Default 50051.
+    public var port: Int
+    /// Largest request message in bytes, before and after decompression. Default 4 MiB.
+    public var maxReceiveMessageSize: Int
+    /// SETTINGS_MAX_CONCURRENT_STREAMS per connection. Default 1024.
+    public var maxConcurrentStreams: Int
+    /// Open connections the server accepts; more are closed at once. Default 10 000.
+    public var maxConnections: Int
+    /// Largest request header list (RFC 9113 size: name + value + 32 per field). Default 16 KiB.
+    public var maxHeaderListSize: Int
+    /// Receive window of each stream, in bytes. Default 1 MiB.
+    public var streamWindowSize: Int
+    /// Receive window of each connection, in bytes. Default 16 MiB.
+    public var connectionWindowSize: Int
+    /// Buffered response bytes per stream above which a handler's writes wait. Default 64 KiB.
+    public var streamWriteBufferSize: Int
+    /// Interval between keepalive PINGs on a connection; `nil` disables them. Default 2 min.
+    public var keepaliveInterval: Duration?
+    /// How long a keepalive PING may stay unanswered before the connection is closed. Default 20 s.
+    public var keepaliveTimeout: Duration
+    /// A connection with no open stream for this long is closed with GOAWAY; `nil` never. Default 5 min.
+    public var idleTimeout: Duration?
+    /// How long graceful shutdown waits for in-flight calls before closing. Default 10 s.
+    public var shutdownGracePeriod: Duration
+    /// Abuse limits that close a connection with GOAWAY ENHANCE_YOUR_CALM.
+    public var abuseLimits: AbuseLimits
+
+    /// The defaults documented on each property.
+    public static var defaults: HTTP2ServerConfiguration {
+        HTTP2ServerConfiguration(
+            host: "127.0.0.1",
+            port: 50051,
+            maxReceiveMessageSize: 4 * 1024 * 1024,
+            maxConcurrentStreams: 1024,
+            maxConnections: 10_000,
+            maxHeaderListSize: 16 * 1024,
+            streamWindowSize: 1024 * 1024,
+            connectionWindowSize: 16 * 1024 * 1024,
+            streamWriteBufferSize: 64 * 1024,
+            keepaliveInterval: .seconds(120),
+            keepaliveTimeout: .seconds(20),
+            idleTimeout: .seconds(300),
+            shutdownGracePeriod: .seconds(10),
+            abuseLimits: .defaults
+        )
+    }
+}
+
+/// Rates of control frames a peer may send before its connection is closed.
+public struct AbuseLimits: Sendable, Hashable {
+    /// RST_STREAM frames from the peer (rapid reset, CVE-2023-44487). Default 200 burst, 100/s.
+    public var resets: RateLimit
+    /// PING frames (not acknowledgements). Default 50 burst, 10/s.
+    public var pings: RateLimit
+    /// SETTINGS frames (not acknowledgements). Default 50 burst, 10/s.
+    public var settings: RateLimit
+    /// CONTINUATION frames after one HEADERS frame. Default 4 (nghttp2 itself allows 8).
+    public var maxContinuationFrames: Int
+
+    public static var defaults: AbuseLimits {
+        AbuseLimits(
+            resets: RateLimit(burst: 200, perSecond: 100),
+            pings: RateLimit(burst: 50, perSecond: 10),
+            settings: RateLimit(burst: 50, perSecond: 10),
+            maxContinuationFrames: 4
+        )
+    }
+}
+
+/// A token bucket: `burst` events at once, refilled at `perSecond`.
+public struct RateLimit: Sendable, Hashable {
+    public var burst: Int
+    public var perSecond: Int
+
+    public init(burst: Int, perSecond: Int) {
+        self.burst = burst
+        self.perSecond = perSecond
+    }
+}

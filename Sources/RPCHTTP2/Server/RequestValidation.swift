@@ -1,0 +1,100 @@
+import RPCCore
+
+/// Decides, from a request's header list alone, whether a call can start.
+enum RequestValidation {
+    /// A call ready to run.
+    struct Accepted {
+        var head: RequestHead
+        var route: Route
+        var requestCompression: CompressionAlgorithm
+        var responseCompression: CompressionAlgorithm
+    }
+
+    /// An answer sent before any handler runs: HTTP status plus trailers-only gRPC status.
+    struct Rejected: Error {
+        var httpStatus: Int
+        var contentType: String
+        var trailers: ResponseTrailers
+        var extraHeaders: [(name: String, value: String)] = []
+
+        /// The complete header block of the trailers-only response.
+        var headerFields: [(name: String, value: String)] {
+            [(":status", String(httpStatus)), ("content-type", contentType)] + extraHeaders + trailers.headerFields
+        }
+    }
+
+    static func validate(
+        _ headers: HeaderList,
+        router: Router,
+        peer: String,
+        now: ContinuousClock.Instant = .now
+    ) -> Result<Accepted, Rejected> {
+        if headers.overflowed {
+            return .failure(reject(
+                .resourceExhausted,
+                "request header list is larger than the limit of \(headers.limit) bytes",
+                contentType: "application/grpc"
+            ))
+        }
+        guard let rawContentType = headers.first("content-type"), let contentType = ContentType(headerValue: rawContentType)
+        else {
+            let given = headers.first("content-type") ?? "none"
+            return .failure(Rejected(
+                httpStatus: 415,
+                contentType: "application/grpc",
+                trailers: ResponseTrailers(code: .internalError, message: "unsupported content-type '\(given)'")
+            ))
+        }
+        let echoed = contentType.headerValue
+        guard headers.first(":method") == "POST" else {
+            return .failure(Rejected(
+                httpStatus: 405,
+                contentType: echoed,
+                trailers: ResponseTrailers(code: .unimplemented, message: "gRPC calls use POST"),
+                extraHeaders: [("allow", "POST")]
+            ))
+        }
+        let path = headers.first(":path") ?? ""
+        guard let route = router.route(for: path) else {
+            return .failure(reject(.unimplemented, "unknown method '\(path)'", contentType: echoed))
+        }
+        var requestCompression = CompressionAlgorithm.identity
+        if let encoding = headers.first("grpc-encoding") {
+            guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
+                var rejected = reject(.unimplemented, "unsupported grpc-encoding '\(encoding)'", contentType: echoed)
+                rejected.extraHeaders = [("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
+                return .failure(rejected)
+            }
+            requestCompression = algorithm
+        }
+        var deadline: ContinuousClock.Instant?
+        if let timeout = headers.first("grpc-timeout") {
+            guard let duration = GRPCTimeout.parse(timeout) else {
+                return .failure(reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: echoed))
+            }
+            deadline = now + duration
+        }
+        let accepts = headers.first("grpc-accept-encoding")?.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        } ?? []
+        let responseCompression =
+            requestCompression != .identity && accepts.contains(requestCompression.name) ? requestCompression : .identity
+        let head = RequestHead(
+            path: path,
+            contentType: contentType,
+            metadata: Metadata(headerFields: headers.fields),
+            deadline: deadline,
+            peer: peer
+        )
+        return .success(Accepted(
+            head: head,
+            route: route,
+            requestCompression: requestCompression,
+            responseCompression: responseCompression
+        ))
+    }
+
+    private static func reject(_ code: StatusCode, _ message: String, contentType: String) -> Rejected {
+        Rejected(httpStatus: 200, contentType: contentType, trailers: ResponseTrailers(code: code, message: message))
+    }
+}

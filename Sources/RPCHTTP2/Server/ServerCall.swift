@@ -1,0 +1,53 @@
+import NIOCore
+import RPCCore
+
+/// The handler-facing side of one request stream: a `ServerCallStream` whose writes hop to
+/// the connection's event loop.
+final class ServerCall: ServerCallStream {
+    let head: RequestHead
+    let route: Route
+    let mailbox: InboundMailbox
+    let abort = AbortSignal()
+    private let eventLoop: any EventLoop
+    private let stream: NIOLoopBound<ServerStreamState>
+    private let connection: NIOLoopBound<ServerConnectionHandler>
+
+    init(head: RequestHead, route: Route, stream: ServerStreamState, connection: ServerConnectionHandler, eventLoop: any EventLoop) {
+        self.head = head
+        self.route = route
+        self.eventLoop = eventLoop
+        let stream = NIOLoopBound(stream, eventLoop: eventLoop)
+        let connection = NIOLoopBound(connection, eventLoop: eventLoop)
+        self.stream = stream
+        self.connection = connection
+        self.mailbox = InboundMailbox { [eventLoop] in
+            eventLoop.execute { connection.value.returnWithheldCredit(stream.value) }
+        }
+    }
+
+    func receive() async throws(RPCError) -> [UInt8]? {
+        try await mailbox.receive()
+    }
+
+    func send(_ message: [UInt8], initialMetadata: Metadata) async throws(RPCError) {
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                eventLoop.execute { [stream, connection] in
+                    connection.value.send(message, on: stream.value, initialMetadata: initialMetadata, continuation: continuation)
+                }
+            }
+        } catch {
+            throw RPCError(mapping: error)
+        }
+    }
+
+    func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
+        eventLoop.execute { [stream, connection] in
+            connection.value.finish(stream.value, lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers)
+        }
+    }
+
+    func waitUntilAborted() async {
+        await abort.wait()
+    }
+}

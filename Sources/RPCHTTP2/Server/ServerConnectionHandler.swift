@@ -1,0 +1,353 @@
+import CNGHTTP2
+import Logging
+import NIOCore
+import RPCCore
+
+/// Serves one HTTP/2 connection: owns its nghttp2 session, turns request streams into
+/// `ServerCall`s for the connection's task, and writes what the calls answer.
+final class ServerConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Fired through the pipeline to start a graceful shutdown of the connection.
+    struct GracefulShutdownEvent {}
+
+    private let configuration: HTTP2ServerConfiguration
+    private let router: Router
+    private let calls: AsyncStream<ServerCall>.Continuation
+    private var logger: Logger
+    private var session: NGHTTP2Session?
+    private var context: ChannelHandlerContext?
+    private var streams: [Int32: ServerStreamState] = [:]
+    private var abuseGuard: AbuseGuard
+    private var abuseReason: String?
+    private var peer = "unknown"
+    private var isReading = false
+    private var flushScheduled = false
+    private var closing = false
+    private var draining = false
+    private var goAwaySent = false
+    private var receivedSinceKeepalive = false
+    private var keepaliveTimer: Scheduled<Void>?
+    private var keepaliveTimeout: Scheduled<Void>?
+    private var idleTimer: Scheduled<Void>?
+    private var graceTimer: Scheduled<Void>?
+
+    init(configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger) {
+        self.configuration = configuration
+        self.router = router
+        self.calls = calls
+        self.logger = logger
+        self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
+    }
+
+    // MARK: Channel events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard session == nil else { return }
+        peer = context.channel.remoteAddress?.description ?? "unknown"
+        logger[metadataKey: "peer"] = "\(peer)"
+        let session = NGHTTP2Session(role: .server, delegate: self)
+        self.session = session
+        session.submitSettings([
+            (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), UInt32(configuration.maxConcurrentStreams)),
+            (Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), UInt32(configuration.streamWindowSize)),
+            (Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), UInt32(configuration.maxHeaderListSize)),
+            (Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
+        ])
+        session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
+        startTimers(context)
+        flush()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session, !closing else { return }
+        let buffer = unwrapInboundIn(data)
+        receivedSinceKeepalive = true
+        isReading = true
+        defer { isReading = false }
+        do {
+            try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
+        } catch {
+            fail(error)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flush()
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { flush() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        tearDown()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("connection error", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is GracefulShutdownEvent {
+            beginGracefulShutdown()
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    // MARK: Calls → connection (on the event loop)
+
+    func send(_ message: [UInt8], on stream: ServerStreamState, initialMetadata: Metadata,
+              continuation: CheckedContinuation<Void, any Error>) {
+        guard let session, stream.isActive, !closing else {
+            continuation.resume(throwing: RPCError(.cancelled, "the stream was closed"))
+            return
+        }
+        if stream.enqueue(message, session: session, initialMetadata: initialMetadata,
+                          highWatermark: configuration.streamWriteBufferSize) {
+            continuation.resume()
+        } else {
+            stream.parkWriter(continuation)
+        }
+        scheduleFlush()
+    }
+
+    func finish(_ stream: ServerStreamState, lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
+        guard let session, !closing, streams[stream.id] === stream else { return }
+        stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, session: session)
+        scheduleFlush()
+    }
+
+    func returnWithheldCredit(_ stream: ServerStreamState) {
+        guard let session, streams[stream.id] === stream else { return }
+        session.consume(streamID: stream.id, count: stream.takeWithheldBytes())
+        scheduleFlush()
+    }
+
+    // MARK: Writing
+
+    private func scheduleFlush() {
+        guard !isReading, !flushScheduled, let context else { return }
+        flushScheduled = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            flushScheduled = false
+            flush()
+        }
+    }
+
+    private func flush() {
+        guard let session, let context, context.channel.isActive else { return }
+        if !closing && context.channel.isWritable {
+            var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
+            do {
+                try session.send(into: &buffer, limit: 1024 * 1024)
+            } catch {
+                fail(error)
+                return
+            }
+            if buffer.readableBytes > 0 {
+                context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+            }
+            if session.wantsWrite && context.channel.isWritable { scheduleFlush() }
+        }
+        if session.isFinished && !closing {
+            closing = true
+            context.close(promise: nil)
+        }
+    }
+
+    /// Sends what nghttp2 has queued (a GOAWAY), then closes.
+    private func closeAfterFlush() {
+        guard let session, let context, !closing else { return }
+        closing = true
+        var buffer = context.channel.allocator.buffer(capacity: 256)
+        try? session.send(into: &buffer, limit: 64 * 1024)
+        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    private func fail(_ error: NGHTTP2Session.SessionError) {
+        guard let session else { return }
+        if let reason = abuseReason {
+            logger.warning("closing abusive connection", metadata: ["reason": "\(reason)"])
+            session.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
+        } else if error.isFlood {
+            logger.warning("closing abusive connection", metadata: ["reason": "control frame flood"])
+            session.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
+        } else {
+            logger.info("closing connection after a protocol error", metadata: ["error": "\(error)"])
+            session.terminate(errorCode: HTTP2ErrorCode.protocolError)
+        }
+        closeAfterFlush()
+    }
+
+    private func tearDown() {
+        for stream in streams.values { stream.close() }
+        streams.removeAll()
+        keepaliveTimer?.cancel()
+        keepaliveTimeout?.cancel()
+        idleTimer?.cancel()
+        graceTimer?.cancel()
+        calls.finish()
+        closing = true
+    }
+
+    // MARK: Timers and graceful shutdown
+
+    private func startTimers(_ context: ChannelHandlerContext) {
+        armKeepaliveTimer()
+        armIdleTimer()
+    }
+
+    private func armKeepaliveTimer() {
+        guard let interval = configuration.keepaliveInterval, let context else { return }
+        keepaliveTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(interval)) { [self] in
+            sendKeepalive()
+            armKeepaliveTimer()
+        }
+    }
+
+    private func sendKeepalive() {
+        guard let session, !closing else { return }
+        defer { receivedSinceKeepalive = false }
+        guard !receivedSinceKeepalive, keepaliveTimeout == nil else { return }
+        session.submitPing()
+        keepaliveTimeout = context?.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.keepaliveTimeout)) { [self] in
+            logger.info("closing connection: keepalive PING unanswered")
+            self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+            closeAfterFlush()
+        }
+        flush()
+    }
+
+    private func armIdleTimer() {
+        idleTimer?.cancel()
+        idleTimer = nil
+        guard let timeout = configuration.idleTimeout, streams.isEmpty, let context else { return }
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+            logger.debug("closing idle connection")
+            beginGracefulShutdown()
+        }
+    }
+
+    /// GOAWAY in two steps (notice, then the last stream after a PING round trip); in-flight
+    /// calls finish, and the connection closes when they have or the grace period ends.
+    func beginGracefulShutdown() {
+        guard let session, let context, !draining, !closing else { return }
+        draining = true
+        session.submitShutdownNotice()
+        session.submitPing()
+        graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
+            logger.info("closing connection: shutdown grace period over", metadata: ["open_streams": "\(streams.count)"])
+            self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+            closeAfterFlush()
+        }
+        flush()
+    }
+
+    private func sendFinalGoAway() {
+        guard let session, draining, !goAwaySent else { return }
+        goAwaySent = true
+        session.submitGoAway(lastStreamID: session.lastProcessedStreamID, errorCode: HTTP2ErrorCode.noError)
+    }
+}
+
+// MARK: - nghttp2 events
+
+extension ServerConnectionHandler: NGHTTP2SessionDelegate {
+    func session(beganFrame type: UInt8, flags: UInt8, streamID: Int32, length: Int) -> Bool {
+        if let reason = abuseGuard.frameBegan(type: type, flags: flags) {
+            abuseReason = reason
+            return false
+        }
+        return true
+    }
+
+    func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
+        guard isRequest else { return }
+        streams[streamID] = ServerStreamState(id: streamID, maxHeaderListSize: configuration.maxHeaderListSize)
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
+        guard let stream = streams[streamID], stream.call == nil else { return true }  // trailers are ignored
+        stream.headers.append(name: name, value: value)
+        return true
+    }
+
+    func session(received frame: ReceivedFrame) {
+        switch frame.type {
+        case FrameType.headers:
+            guard let stream = streams[frame.streamID] else { return }
+            if stream.call == nil { startCall(on: stream) }
+            if frame.endStream { stream.receiveEndOfStream() }
+        case FrameType.data:
+            if frame.endStream { streams[frame.streamID]?.receiveEndOfStream() }
+        case FrameType.ping where frame.ack:
+            keepaliveTimeout?.cancel()
+            keepaliveTimeout = nil
+            sendFinalGoAway()
+        default:
+            break
+        }
+    }
+
+    func session(dataChunk bytes: UnsafeRawBufferPointer, on streamID: Int32) {
+        let credit = streams[streamID]?.receiveData(bytes) ?? bytes.count
+        session?.consume(streamID: streamID, count: credit)
+    }
+
+    func session(closed streamID: Int32, errorCode: UInt32) {
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        stream.close()
+        if streams.isEmpty { armIdleTimer() }
+    }
+
+    func session(readDataFor streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> DataRead {
+        guard let session, let stream = streams[streamID] else { return .bytes(count: 0, endOfData: true, endStream: true) }
+        return stream.readData(into: buffer, session: session, lowWatermark: configuration.streamWriteBufferSize / 2)
+    }
+
+    private func startCall(on stream: ServerStreamState) {
+        guard let session, let context else { return }
+        switch RequestValidation.validate(stream.headers, router: router, peer: peer) {
+        case .failure(let rejected):
+            _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
+        case .success(let accepted):
+            let call = ServerCall(head: accepted.head, route: accepted.route, stream: stream, connection: self,
+                                  eventLoop: context.eventLoop)
+            stream.start(accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize)
+            if let deadline = accepted.head.deadline {
+                stream.armDeadline(on: context.eventLoop, at: deadline, connection: self)
+            }
+            if case .terminated = calls.yield(call) {
+                stream.close()
+                session.submitReset(streamID: stream.id, errorCode: HTTP2ErrorCode.refusedStream)
+            }
+        }
+        stream.headers = HeaderList(limit: 0)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

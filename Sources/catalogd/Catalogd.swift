@@ -1,0 +1,121 @@
+import ArgumentParser
+import CatalogServer
+import Foundation
+import Logging
+import RPCHTTP2
+import ServiceLifecycle
+
+/// `catalogd`: serves the catalog over gRPC-style HTTP/2.
+@main
+struct Catalogd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalogd",
+        abstract: "Serve the catalog over gRPC-style HTTP/2 (JSON messages, libnghttp2).",
+        discussion: "Logs one line when ready; exits 0 after a graceful shutdown on SIGTERM or SIGINT."
+    )
+
+    @Option(help: "Address to listen on, HOST:PORT (env CATALOG_ADDRESS).")
+    var address: String?
+
+    @Option(help: "SQLite database path (env CATALOG_DATABASE).")
+    var database: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    @Option(help: "Largest request message in bytes.")
+    var maxMessageSize: Int = HTTP2ServerConfiguration.defaults.maxReceiveMessageSize
+
+    @Option(help: "Concurrent streams per connection.")
+    var maxConcurrentStreams: Int = HTTP2ServerConfiguration.defaults.maxConcurrentStreams
+
+    @Option(help: "Open connections accepted.")
+    var maxConnections: Int = HTTP2ServerConfiguration.defaults.maxConnections
+
+    @Option(help: "Largest request header list in bytes.")
+    var maxHeaderListSize: Int = HTTP2ServerConfiguration.defaults.maxHeaderListSize
+
+    @Option(help: "Seconds between keepalive PINGs (0: none).")
+    var keepaliveSeconds: Int = 120
+
+    @Option(help: "Seconds after which a connection with no call is closed (0: never).")
+    var idleTimeoutSeconds: Int = 300
+
+    @Option(help: "Seconds graceful shutdown waits for in-flight calls.")
+    var shutdownGraceSeconds: Int = 10
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown log level '\(logLevel)'")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "catalogd")
+
+        let (host, port) = try Self.parseAddress(address ?? environment["CATALOG_ADDRESS"] ?? "127.0.0.1:50051")
+        let databasePath = database ?? environment["CATALOG_DATABASE"] ?? "catalog.sqlite"
+        try Self.checkDatabaseAccess(databasePath)
+
+        var configuration = HTTP2ServerConfiguration.defaults
+        configuration.host = host
+        configuration.port = port
+        configuration.maxReceiveMessageSize = maxMessageSize
+        configuration.maxConcurrentStreams = maxConcurrentStreams
+        configuration.maxConnections = maxConnections
+        configuration.maxHeaderListSize = maxHeaderListSize
+        configuration.keepaliveInterval = keepaliveSeconds > 0 ? .seconds(keepaliveSeconds) : nil
+        configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
+        configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
+
+        let app = CatalogServerApp()
+        let server = HTTP2Server(router: app.router, configuration: configuration, logger: logger)
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: server)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            do {
+                let bound = try await server.listeningAddress
+                let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
+                logger.notice("catalogd ready on \(listening)", metadata: ["database": "\(databasePath)"])
+            } catch {
+                throw StartupError(message: "cannot listen on \(host):\(port): \(error)")
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    static func parseAddress(_ text: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
+            throw ValidationError("address must be HOST:PORT, got '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "127.0.0.1" : host, port)
+    }
+
+    /// Fails with a clear message when the database file cannot be opened for writing.
+    static func checkDatabaseAccess(_ path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
+        guard descriptor >= 0 else {
+            throw StartupError(message: "cannot open database '\(path)': \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
+}
+
+/// A failure to start, printed by ArgumentParser as `Error: …` with exit code 1.
+struct StartupError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
