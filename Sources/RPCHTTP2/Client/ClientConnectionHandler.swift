@@ -110,7 +110,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     func send(_ message: [UInt8], endOfStream: Bool, on state: ClientStreamState,
               continuation: CheckedContinuation<Void, any Error>) {
         guard let session, !state.finished, streams[state.id] === state else {
-            continuation.resume(throwing: RPCError(.cancelled, "the call has ended"))
+            // The response already ended; its status, not this send, is the call's outcome.
+            continuation.resume()
             return
         }
         if state.enqueue(message, endOfStream: endOfStream, session: session, highWatermark: configuration.streamWriteBufferSize) {
@@ -123,7 +124,6 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     /// Ends a call early with `error` and resets its stream.
     func cancel(_ state: ClientStreamState, error: RPCError) {
-        guard !state.finished else { return }
         state.finish(error)
         if streams[state.id] === state {
             session?.submitReset(streamID: state.id, errorCode: HTTP2ErrorCode.cancel)
@@ -195,7 +195,12 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
     func session(received frame: ReceivedFrame) {
         switch frame.type {
         case FrameType.headers:
-            streams[frame.streamID]?.headersEnded(endStream: frame.endStream)
+            guard let state = streams[frame.streamID] else { return }
+            state.headersEnded(endStream: frame.endStream)
+            if state.finished && !state.requestEnded {
+                // The server answered before the request ended: stop sending it.
+                session?.submitReset(streamID: state.id, errorCode: HTTP2ErrorCode.cancel)
+            }
         case FrameType.data where frame.endStream:
             streams[frame.streamID]?.finish(RPCError(.internalError, "the response ended without trailers"))
         case FrameType.goAway:

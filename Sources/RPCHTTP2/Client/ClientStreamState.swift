@@ -11,7 +11,7 @@ final class ClientStreamState {
     private var deframer: MessageDeframer
     private let compression: CompressionAlgorithm
     private var outbound = OutboundBuffer()
-    private var requestEnded = false
+    private(set) var requestEnded = false
     private var waitingForData = false
     private var writeWaiter: CheckedContinuation<Void, any Error>?
     private var withheldBytes = 0

@@ -1,0 +1,133 @@
+import RPCCore
+import Synchronization
+
+/// `echo.v1.Echo`, the test service (the grpcio scripts in Python/ implement the same).
+enum Echo {
+    static let get = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Get")
+    static let expand = ServerStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Expand")
+    /// Never answers; reports to the probe when it starts and when it is cancelled.
+    static let hang = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Hang")
+}
+
+struct EchoRequest: Codable, Sendable, Equatable {
+    var text: String
+    var count: Int?
+    var status: Int?
+    var message: String?
+    var reason: String?
+    var trailers: [String: String]?
+    var sleepMs: Int?
+
+    init(text: String, count: Int? = nil, status: Int? = nil, message: String? = nil, reason: String? = nil,
+         trailers: [String: String]? = nil, sleepMs: Int? = nil) {
+        self.text = text
+        self.count = count
+        self.status = status
+        self.message = message
+        self.reason = reason
+        self.trailers = trailers
+        self.sleepMs = sleepMs
+    }
+}
+
+struct EchoResponse: Codable, Sendable, Equatable {
+    var text: String
+    var index: Int?
+}
+
+/// What handlers report to the test that drives them.
+enum ProbeEvent: Sendable, Equatable {
+    case started(String)
+    case cancelled(String)
+}
+
+/// Events from handlers, in order, for tests to await instead of sleeping.
+final class EchoProbe: Sendable {
+    let events: AsyncStream<ProbeEvent>
+    private let continuation: AsyncStream<ProbeEvent>.Continuation
+    private let written = Mutex(0)
+
+    /// Messages `Expand` handlers have written so far.
+    var writtenCount: Int { written.withLock { $0 } }
+
+    func recordWrite() { written.withLock { $0 += 1 } }
+
+    /// Waits until `Expand` stops making progress (no write for `quiet`) and returns the count.
+    /// Observing that nothing happens can only be done over time: this polls.
+    func writtenCountOnceStalled(quiet: Duration = .milliseconds(500), limit: Duration = .seconds(30)) async throws -> Int {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var last = writtenCount
+        while start.duration(to: clock.now) < limit {
+            try await Task.sleep(for: quiet)
+            let now = writtenCount
+            if now == last && now > 0 { return now }
+            last = now
+        }
+        return last
+    }
+
+    init() {
+        (events, continuation) = AsyncStream.makeStream()
+    }
+
+    func record(_ event: ProbeEvent) { continuation.yield(event) }
+
+    /// Waits for the first event matching `predicate`.
+    func next(where predicate: (ProbeEvent) -> Bool) async -> ProbeEvent? {
+        for await event in events where predicate(event) { return event }
+        return nil
+    }
+}
+
+struct EchoService: RPCService {
+    let probe: EchoProbe
+
+    func register(into router: inout Router) {
+        router.register(Echo.get) { request, context in
+            if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
+            if let sleepMs = request.sleepMs {
+                probe.record(.started(request.text))
+                do {
+                    try await Task.sleep(for: .milliseconds(sleepMs))
+                } catch {
+                    probe.record(.cancelled(request.text))
+                    throw error
+                }
+            }
+            try Self.failIfAsked(request, context: context)
+            return EchoResponse(text: request.text)
+        }
+        router.register(Echo.expand) { request, writer, context in
+            for index in 0..<(request.count ?? 0) {
+                try await writer.write(EchoResponse(text: request.text, index: index))
+                probe.recordWrite()
+            }
+            try Self.failIfAsked(request, context: context)
+        }
+        router.register(Echo.hang) { request, _ in
+            probe.record(.started(request.text))
+            do {
+                try await Task.sleep(for: .seconds(3600))
+            } catch {
+                probe.record(.cancelled(request.text))
+                throw error
+            }
+            return EchoResponse(text: request.text)
+        }
+    }
+
+    private static func failIfAsked(_ request: EchoRequest, context: ServerContext) throws {
+        var metadata = Metadata()
+        for (key, value) in (request.trailers ?? [:]).sorted(by: { $0.key < $1.key }) { metadata.add(key, value) }
+        if let status = request.status, status != 0 {
+            throw RPCError(
+                StatusCode(rawValue: status) ?? .unknown,
+                request.message ?? "",
+                detail: request.reason.map { ErrorDetail(reason: $0) },
+                metadata: metadata
+            )
+        }
+        for entry in metadata { context.addTrailingMetadata(entry.key, entry.value) }
+    }
+}

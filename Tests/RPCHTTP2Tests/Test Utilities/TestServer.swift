@@ -1,0 +1,53 @@
+import Logging
+import NIOCore
+import RPCCore
+import RPCHTTP2
+
+/// A running server on a free loopback port for the duration of `body`.
+struct TestServer {
+    let port: Int
+    let server: HTTP2Server
+    let probe: EchoProbe
+
+    /// A new connection to this server.
+    func connect(_ configuration: HTTP2ClientConfiguration = .defaults) async throws -> HTTP2ClientConnection {
+        try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: configuration)
+    }
+
+    /// Health-checks the server over a fresh connection: proof that it still serves others.
+    func servesAnotherConnection() async throws -> Bool {
+        let connection = try await connect()
+        let reply = try? await RPCClient(transport: connection).unary(Echo.get, EchoRequest(text: "other"))
+        await connection.close()
+        return reply?.text == "other"
+    }
+}
+
+/// Runs a server with the Echo service (plus `extra` services) while `body` runs, then shuts it down.
+func withTestServer<T>(
+    configure: (inout HTTP2ServerConfiguration) -> Void = { _ in },
+    _ body: (TestServer) async throws -> T
+) async throws -> T {
+    var configuration = HTTP2ServerConfiguration.defaults
+    configuration.port = 0
+    configure(&configuration)
+    let probe = EchoProbe()
+    var router = Router()
+    router.register(EchoService(probe: probe))
+    var logger = Logger(label: "test.server")
+    logger.logLevel = .critical
+    let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await server.run() }
+        let port = try await server.listeningAddress.port!
+        do {
+            let result = try await body(TestServer(port: port, server: server, probe: probe))
+            server.beginGracefulShutdown()
+            try await group.waitForAll()
+            return result
+        } catch {
+            group.cancelAll()
+            throw error
+        }
+    }
+}
