@@ -11,7 +11,14 @@ public struct JSONCodec: MessageCodec {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.withoutEscapingSlashes]
         decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        // Not `.iso8601`: its errors leave the date's own key out of the coding path, so a bad
+        // timestamp was reported as invalid JSON instead of naming the field.
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            if let date = try? Date(text, strategy: .iso8601) { return date }
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an RFC 3339 UTC timestamp")
+        }
     }
 
     public func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {

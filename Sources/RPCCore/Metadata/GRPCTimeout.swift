@@ -25,11 +25,16 @@ public enum GRPCTimeout {
     public static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, seconds > 0 || attoseconds > 0 else { return "1n" }
-        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        let units: [(Double, Character)] = [(1, "n"), (1e3, "u"), (1e6, "m"), (1e9, "S"), (60e9, "M"), (3600e9, "H")]
+        // Integer arithmetic: a Double loses the nanoseconds of durations over ~104 days and
+        // could then round them down.
+        let nanoseconds = Int128(seconds) * 1_000_000_000 + Int128((attoseconds + 999_999_999) / 1_000_000_000)
+        let units: [(Int128, Character)] = [
+            (1, "n"), (1_000, "u"), (1_000_000, "m"), (1_000_000_000, "S"), (60_000_000_000, "M"),
+            (3_600_000_000_000, "H"),
+        ]
         for (scale, unit) in units {
-            let amount = (nanoseconds / scale).rounded(.up)
-            if amount <= 99_999_999 { return "\(Int64(amount))\(unit)" }
+            let amount = (nanoseconds + scale - 1) / scale
+            if amount <= 99_999_999 { return "\(amount)\(unit)" }
         }
         return "99999999H"
     }

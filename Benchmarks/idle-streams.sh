@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# idle-streams.sh: server memory per idle stream. Starts release catalogd on 127.0.0.1:50051 with a
+# fresh SQLite store, reads its VmRSS, opens SUBSCRIBERS idle streams with the shared C client
+# (../shared/peers/fanout, `fanout idle`), reads VmRSS again while they are held, and prints
+#   streams=N rss_before_kib=.. rss_holding_kib=.. per_stream_bytes=..
+# The RPC: `fanout idle` opens server-streaming POST /catalog.v1.Filters/Watch {"filterId": FILTER}
+# calls spread over CONNECTIONS connections, waits for each one's snapshot + synced, then holds them
+# HOLD_S seconds. The path is fixed in fanout.c; the filter id is configurable. Idle mode does not
+# create the filter, so a one-subscriber `fanout --changes 0` run first does Filters/Get, and
+# Filters/Define (4 options) when NOT_FOUND; the "before" RSS is read after that run.
+# Environment (defaults): SUBSCRIBERS=10000 CONNECTIONS=100 HOLD_S=10 FILTER=bench
+#   CT=application/grpc BATCH=0 (open the streams BATCH at a time) TOKEN= (Bearer, for Define/Watch)
+set -euo pipefail
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+peers=$root/../shared/peers
+SUBSCRIBERS=${SUBSCRIBERS:-10000} CONNECTIONS=${CONNECTIONS:-100} HOLD_S=${HOLD_S:-10}
+FILTER=${FILTER:-bench} CT=${CT:-application/grpc} BATCH=${BATCH:-0}
+cd "$root"
+swift build -c release --product catalogd
+make -s -C "$peers/fanout"
+fanout=$peers/fanout/fanout
+
+tmpdir=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$tmpdir"
+}
+trap cleanup EXIT
+.build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
+  > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
+server=${pids[0]}
+for _ in $(seq 150); do (exec 3<>/dev/tcp/127.0.0.1/50051) 2>/dev/null && break; sleep 0.1; done
+(exec 3<>/dev/tcp/127.0.0.1/50051) 2>/dev/null || {
+  echo "catalogd not listening on 127.0.0.1:50051; its log:" >&2; tail -n 20 "$tmpdir/catalogd.log" >&2; exit 1; }
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$server/status"; }
+
+common=(--target 127.0.0.1:50051 --content-type "$CT" --filter "$FILTER")
+[ -n "${TOKEN:-}" ] && common+=(--token "$TOKEN")
+"$fanout" "${common[@]}" --subscribers 1 --connections 1 --changes 0 > /dev/null 2> "$tmpdir/setup.err" \
+  || { echo "filter setup failed:" >&2; cat "$tmpdir/setup.err" >&2; exit 1; }
+sleep 1
+before=$(rss_kib)
+
+"$fanout" idle "${common[@]}" --subscribers "$SUBSCRIBERS" --connections "$CONNECTIONS" \
+  --hold-s "$HOLD_S" --subscribe-batch "$BATCH" > "$tmpdir/idle.json" 2> "$tmpdir/idle.err" & pids+=($!)
+idle=${pids[1]}
+for _ in $(seq 1200); do  # the client's own --timeout-s (60) bounds the subscribe phase
+  grep -qs '^fanout: holding' "$tmpdir/idle.err" && break
+  kill -0 "$idle" 2>/dev/null || break
+  sleep 0.1
+done
+grep -qs '^fanout: holding' "$tmpdir/idle.err" || { echo "fanout never held its streams:" >&2; cat "$tmpdir/idle.err" >&2; exit 1; }
+sleep 1  # let the server settle after the last synced
+holding=$(rss_kib)
+established=$(sed -n 's/^fanout: holding pid=[0-9]* established=\([0-9]*\).*/\1/p' "$tmpdir/idle.err")
+status=0
+wait "$idle" || status=$?
+echo "# fanout: $(cat "$tmpdir/idle.json")" >&2
+per=$(( established > 0 ? (holding - before) * 1024 / established : 0 ))
+echo "streams=$established rss_before_kib=$before rss_holding_kib=$holding per_stream_bytes=$per"
+[ "$established" = "$SUBSCRIBERS" ] && [ $status = 0 ] || { echo "not every stream held (fanout exit $status)" >&2; exit 1; }

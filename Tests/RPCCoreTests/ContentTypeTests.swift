@@ -1,0 +1,33 @@
+import RPCCore
+import Testing
+
+@Suite("ContentType")
+struct ContentTypeTests {
+    @Test("parses the gRPC content types, ignoring case and parameters", arguments: [
+        ("application/grpc", ContentType.grpc),
+        ("application/grpc+json", .grpcJSON),
+        ("Application/GRPC", .grpc),
+        ("application/grpc; charset=utf-8", .grpc),
+        ("application/grpc+json ;charset=utf-8", .grpcJSON),
+    ])
+    func parses(value: String, expected: ContentType) {
+        #expect(ContentType(headerValue: value) == expected)
+    }
+
+    @Test("rejects content types without a codec here", arguments: [
+        "", "application/json", "application/grpc+proto", "application/grpc+cbor", "application/grpcx", "text/plain",
+    ])
+    func rejects(value: String) {
+        #expect(ContentType(headerValue: value) == nil)
+    }
+
+    @Test("echoes its exact header value and uses the JSON codec")
+    func properties() {
+        #expect(ContentType.grpc.headerValue == "application/grpc")
+        #expect(ContentType.grpcJSON.headerValue == "application/grpc+json")
+        #expect(ContentType.grpc.description == "application/grpc")
+        #expect(ContentType.grpc.codecName == "json")
+        #expect(ContentType.grpcJSON.codecName == "json")
+        #expect(ContentType.grpc.codec is JSONCodec)
+    }
+}

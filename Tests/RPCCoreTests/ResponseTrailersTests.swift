@@ -1,0 +1,115 @@
+import Foundation
+import RPCCore
+import Testing
+
+@Suite("ResponseTrailers")
+struct ResponseTrailersTests {
+    static let detailed = ResponseTrailers(
+        code: .notFound,
+        message: "no item 42 — Générative ✓ 100%",
+        detail: ErrorDetail(reason: "notFound", field: "id", details: ["id": 42, "kind": "item", "soft": false, "ratio": 0.5]),
+        metadata: ["x-request-id": "abc", "trace-bin": .binary([0, 1, 2, 0xFF]), "x-multi": "1"]
+    )
+
+    @Test("round-trips status, message, detail and metadata through header fields")
+    func roundTrip() throws {
+        var trailers = Self.detailed
+        trailers.metadata.add("x-multi", "2")
+        let parsed = ResponseTrailers(headerFields: trailers.headerFields)
+        #expect(parsed == trailers)
+        #expect(parsed.detail?.details?["id"]?.intValue == 42)
+        #expect(parsed.detail?.details?["kind"]?.stringValue == "item")
+        #expect(parsed.metadata["x-multi"] == [.string("1"), .string("2")])
+    }
+
+    @Test("writes grpc-status first, then grpc-message, the detail and the metadata")
+    func headerFieldLayout() throws {
+        let fields = Self.detailed.headerFields
+        #expect(fields.map(\.name) == ["grpc-status", "grpc-message", "catalog-error-bin", "x-request-id", "trace-bin", "x-multi"])
+        #expect(fields[0].value == "5")
+        #expect(fields[1].value == "no item 42 %E2%80%94 G%C3%A9n%C3%A9rative %E2%9C%93 100%25")
+
+        // The detail is base64 of a JSON object.
+        let json = try #require(Base64.decode(fields[2].value))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+        #expect(object["reason"] as? String == "notFound")
+        #expect(object["field"] as? String == "id")
+        #expect((object["details"] as? [String: Any])?["id"] as? Int == 42)
+    }
+
+    @Test("writes only grpc-status for a bare OK")
+    func bareOK() {
+        let fields = ResponseTrailers.ok().headerFields
+        #expect(fields.map(\.name) == ["grpc-status"])
+        #expect(fields.first?.value == "0")
+        #expect(ResponseTrailers.ok().error == nil)
+        #expect(ResponseTrailers.ok(["x": "y"]).metadata.first("x") == "y")
+    }
+
+    @Test("omits absent detail fields on the wire")
+    func sparseDetail() throws {
+        let trailers = ResponseTrailers(code: .invalidArgument, message: "bad", detail: ErrorDetail(reason: "invalidMessage"))
+        let value = try #require(trailers.headerFields.first { $0.name == ErrorDetail.metadataKey }?.value)
+        #expect(Base64.decode(value) == Array(#"{"reason":"invalidMessage"}"#.utf8))
+        #expect(ResponseTrailers(headerFields: trailers.headerFields) == trailers)
+    }
+
+    @Test("sends the detail once even when the metadata also holds its key")
+    func detailNotDuplicated() {
+        var trailers = Self.detailed
+        trailers.metadata.add(ErrorDetail.metadataKey, .binary([1, 2, 3]))
+        let fields = trailers.headerFields
+        #expect(fields.filter { $0.name == ErrorDetail.metadataKey }.count == 1)
+        #expect(ResponseTrailers(headerFields: fields).detail == Self.detailed.detail)
+    }
+
+    @Test("ignores an undecodable detail and keeps it out of the metadata")
+    func badDetail() {
+        let parsed = ResponseTrailers(headerFields: [
+            (name: "grpc-status", value: "13"),
+            (name: ErrorDetail.metadataKey, value: "!!!"),
+            (name: "x-a", value: "b"),
+        ])
+        #expect(parsed.code == .internalError)
+        #expect(parsed.detail == nil)
+        #expect(parsed.metadata.map(\.key) == ["x-a"])
+    }
+
+    @Test("reads a missing grpc-status as INTERNAL")
+    func missingStatus() {
+        let parsed = ResponseTrailers(headerFields: [(name: "grpc-message", value: "hello"), (name: "x-a", value: "b")])
+        #expect(parsed.code == .internalError)
+        #expect(!parsed.message.isEmpty)
+        #expect(parsed.error?.code == .internalError)
+    }
+
+    @Test("reads a non-numeric grpc-status as INTERNAL", arguments: ["abc", "", "1.0", "OK", " 0"])
+    func nonNumericStatus(value: String) {
+        let parsed = ResponseTrailers(headerFields: [(name: "grpc-status", value: value)])
+        #expect(parsed.code == .internalError)
+        #expect(parsed.message.contains("grpc-status"))
+    }
+
+    @Test("reads an unknown status number as UNKNOWN", arguments: ["99", "17", "-1"])
+    func unknownNumber(value: String) {
+        let parsed = ResponseTrailers(headerFields: [(name: "grpc-status", value: value), (name: "grpc-message", value: "why%3F")])
+        #expect(parsed.code == .unknown)
+        #expect(parsed.message == "why?")
+    }
+
+    @Test("reads every known status number", arguments: 0...16)
+    func knownNumbers(number: Int) throws {
+        let parsed = ResponseTrailers(headerFields: [(name: "grpc-status", value: String(number))])
+        #expect(parsed.code == StatusCode(rawValue: number))
+    }
+
+    @Test("converts to and from RPCError")
+    func errorConversion() throws {
+        let error = try #require(Self.detailed.error)
+        #expect(error.code == .notFound)
+        #expect(error.message == Self.detailed.message)
+        #expect(error.detail == Self.detailed.detail)
+        #expect(error.metadata == Self.detailed.metadata)
+        #expect(ResponseTrailers(error: error) == Self.detailed)
+    }
+}

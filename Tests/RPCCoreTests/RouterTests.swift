@@ -1,0 +1,65 @@
+import RPCCore
+import Testing
+
+@Suite("Router")
+struct RouterTests {
+    struct Items: RPCService {
+        func register(into router: inout Router) {
+            router.register(TestService.getItem) { request, _ in TestService.Item(id: request.id, name: "item") }
+            router.register(TestService.listItems) { _, _, _ in }
+        }
+    }
+
+    @Test("lists registered methods sorted by path")
+    func methods() {
+        var router = Router()
+        #expect(router.methods.isEmpty)
+        router.register(TestService.listItems) { _, _, _ in }
+        router.register(TestService.getItem) { request, _ in TestService.Item(id: request.id, name: "item") }
+        router.register(TestService.ping) { _, _ in Empty() }
+        #expect(router.methods.map(\.path) == ["/a.v1.Health/Ping", "/test.v1.Items/Get", "/test.v1.Items/List"])
+        #expect(router.methods.map(\.kind) == [.unary, .unary, .serverStreaming])
+        #expect(router.methods == [TestService.ping.descriptor, TestService.getItem.descriptor, TestService.listItems.descriptor])
+    }
+
+    @Test("registers every method of a service")
+    func service() {
+        var router = Router()
+        router.register(Items())
+        #expect(router.methods == [TestService.getItem.descriptor, TestService.listItems.descriptor])
+    }
+
+    @Test("finds a route by its path")
+    func routeForPath() throws {
+        var router = Router()
+        router.register(Items())
+        let get = try #require(router.route(for: "/test.v1.Items/Get"))
+        #expect(get.descriptor == TestService.getItem.descriptor)
+        #expect(get.descriptor.kind == .unary)
+        let list = try #require(router.route(for: "/test.v1.Items/List"))
+        #expect(list.descriptor.kind == .serverStreaming)
+    }
+
+    @Test("finds no route for an unknown path", arguments: [
+        "", "/", "/test.v1.Items", "/test.v1.Items/Nope", "test.v1.Items/Get", "/test.v1.items/get",
+        "/test.v1.Items/Get/", "/other.v1.Items/Get",
+    ])
+    func unknownPath(path: String) {
+        var router = Router()
+        router.register(Items())
+        #expect(router.route(for: path) == nil)
+    }
+
+    @Test("describes methods by their wire path")
+    func descriptor() {
+        let descriptor = TestService.getItem.descriptor
+        #expect(descriptor.path == "/test.v1.Items/Get")
+        #expect(descriptor.description == "/test.v1.Items/Get")
+        #expect(descriptor.service == "test.v1.Items")
+        #expect(descriptor.method == "Get")
+        #expect(StreamingKind.unary.description == "unary")
+        #expect(StreamingKind.serverStreaming.description == "server streaming")
+        #expect(StreamingKind.clientStreaming.description == "client streaming")
+        #expect(StreamingKind.bidirectional.description == "bidirectional streaming")
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# setup.sh: idempotent machine setup for building, testing and benchmarking catalog.
+#   1. apt: libnghttp2, nghttp2 tools (h2load, nghttp, nghttpd), pkg-config, zlib, SQLite headers;
+#      apt is skipped entirely when every package is already installed.
+#   2. pip: Tests/requirements.txt (grpcio for the interop tests); skipped when the pinned grpcio
+#      version already imports.
+# Uses sudo only when not root and sudo exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libnghttp2-dev nghttp2-client nghttp2-server pkg-config zlib1g-dev libsqlite3-dev)
+as_root=()
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then as_root=(sudo); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = "install ok installed" ] || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: apt-get install (missing: ${missing[*]})"
+  "${as_root[@]}" apt-get update
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${packages[@]}"
+else
+  echo "setup: apt packages already installed"
+fi
+
+want=$(sed -n 's/^grpcio==//p' Tests/requirements.txt)
+have=$(python3 -c 'import grpc; print(grpc.__version__)' 2>/dev/null || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: pip install -r Tests/requirements.txt (grpcio ${have:-absent} -> $want)"
+  python3 -m pip install --quiet -r Tests/requirements.txt
+else
+  echo "setup: grpcio $have already installed"
+fi

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# test.sh [swift test args...]: sets up the machine, builds everything including the tests, then
+# runs every test suite with `swift test` (serially: the socket tests are steadier that way on 2
+# cores). Extra arguments go to `swift test`, e.g. `scripts/test.sh --filter RPCCoreTests`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== setup"
+scripts/setup.sh
+echo "== swift build --build-tests"
+swift build --build-tests
+echo "== swift test $*"
+swift test "$@"
