@@ -34,11 +34,21 @@ final class ClientCall: ClientCallStream {
     func setTrailingMetadata(_ value: Metadata) { metadata.withLock { $0.trailing = value } }
 
     func send(_ message: [UInt8], endOfStream: Bool) async throws(RPCError) {
+        try await send(message, framed: false, endOfStream: endOfStream)
+    }
+
+    /// Sends body bytes as they are, without the length prefix: for tests of malformed input.
+    func sendFramed(_ bytes: [UInt8], endOfStream: Bool) async throws(RPCError) {
+        try await send(bytes, framed: true, endOfStream: endOfStream)
+    }
+
+    private func send(_ message: [UInt8], framed: Bool, endOfStream: Bool) async throws(RPCError) {
         guard let state = stream.state else { throw RPCError(.internalError, "the call is not open") }
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 eventLoop.execute { [connection] in
-                    connection.value.send(message, endOfStream: endOfStream, on: state.value, continuation: continuation)
+                    connection.value.send(message, framed: framed, endOfStream: endOfStream, on: state.value,
+                                          continuation: continuation)
                 }
             }
         } catch {

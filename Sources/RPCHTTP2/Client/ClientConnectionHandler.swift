@@ -107,14 +107,15 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         scheduleFlush()
     }
 
-    func send(_ message: [UInt8], endOfStream: Bool, on state: ClientStreamState,
+    func send(_ message: [UInt8], framed: Bool, endOfStream: Bool, on state: ClientStreamState,
               continuation: CheckedContinuation<Void, any Error>) {
         guard let session, !state.finished, streams[state.id] === state else {
             // The response already ended; its status, not this send, is the call's outcome.
             continuation.resume()
             return
         }
-        if state.enqueue(message, endOfStream: endOfStream, session: session, highWatermark: configuration.streamWriteBufferSize) {
+        if state.enqueue(message, framed: framed, endOfStream: endOfStream, session: session,
+                         highWatermark: configuration.streamWriteBufferSize) {
             continuation.resume()
         } else {
             state.parkWriter(continuation)

@@ -28,8 +28,8 @@ final class ClientStreamState {
     // MARK: Request
 
     /// Queues a request message; returns whether the writer may go on at once.
-    func enqueue(_ message: [UInt8], endOfStream: Bool, session: NGHTTP2Session, highWatermark: Int) -> Bool {
-        outbound.append(MessageFramer.frame(message, compression: compression))
+    func enqueue(_ message: [UInt8], framed: Bool, endOfStream: Bool, session: NGHTTP2Session, highWatermark: Int) -> Bool {
+        outbound.append(framed ? message : MessageFramer.frame(message, compression: compression))
         if endOfStream { requestEnded = true }
         if waitingForData {
             waitingForData = false
