@@ -64,7 +64,7 @@ struct RouteTests {
         #expect(finish.initialMetadata == ["x-initial": "i"])
         #expect(stream.sent.isEmpty, "a unary response goes out with finish, not send")
         #expect(stream.receiveCount == 2, "the router checks that no second message follows")
-        #expect(stream.abortWaitEndedByCancellation == true, "the abort wait is cancelled once the handler is done")
+        #expect(stream.waitEndedByAbort == false, "the wait ends because the handler finished the call")
     }
 
     @Test("decodes a zero-length request message as {}")
@@ -189,7 +189,7 @@ struct RouteTests {
         #expect(finish.lastMessage == nil)
         #expect(finish.trailers.code == .ok)
         #expect(finish.trailers.metadata == ["x-count": "3"])
-        #expect(stream.abortWaitEndedByCancellation == true)
+        #expect(stream.waitEndedByAbort == false)
     }
 
     @Test("ends a server stream with the handler's error after the messages already sent")
@@ -240,7 +240,7 @@ struct RouteTests {
         await call.value
         #expect(await iterator.next() == .cancelled)
 
-        #expect(stream.abortWaitEndedByCancellation == false, "the wait ended because of the abort")
+        #expect(stream.waitEndedByAbort == true, "the wait ended because of the abort")
         let finish = try onlyFinish(stream)
         #expect(finish.lastMessage == nil, "the cancelled handler produced no response")
         #expect(finish.trailers.code == .cancelled)

@@ -80,8 +80,9 @@ public struct Route: Sendable {
     public let descriptor: MethodDescriptor
     let body: @Sendable (any ServerCallStream, ServerContext) async throws -> Void
 
-    /// Runs the call to its end: the handler races the call's abort signal (client reset,
-    /// deadline, lost connection), which cancels it. Errors become the call's status.
+    /// Runs the call to its end. The handler runs in a child task while this task waits for
+    /// the call to be done; an abort (client reset, deadline, lost connection) cancels the
+    /// handler. Errors become the call's status.
     public func run(_ stream: any ServerCallStream) async {
         let context = ServerContext(method: descriptor, head: stream.head)
         await withTaskGroup(of: Void.self) { group in
@@ -96,8 +97,7 @@ public struct Route: Sendable {
                     )
                 }
             }
-            group.addTask { await stream.waitUntilAborted() }
-            await group.next()
+            await stream.waitUntilDone()
             group.cancelAll()
         }
     }

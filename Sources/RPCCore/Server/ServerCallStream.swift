@@ -18,8 +18,8 @@ public protocol ServerCallStream: Sendable {
     /// an error becomes a trailers-only response. Calls after the first are ignored.
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers)
 
-    /// Returns once the call has been aborted by the peer, its deadline or the connection;
-    /// the transport has then already ended the stream. Also returns when the waiting task is
-    /// cancelled.
-    func waitUntilAborted() async
+    /// Returns once the call is over: after `finish`, or when the peer, the deadline or the
+    /// connection aborted it (the transport has then already ended the stream). Also returns
+    /// when the waiting task is cancelled.
+    func waitUntilDone() async
 }

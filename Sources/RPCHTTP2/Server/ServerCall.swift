@@ -42,12 +42,13 @@ final class ServerCall: ServerCallStream {
     }
 
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
+        abort.fire()
         eventLoop.execute { [stream, connection] in
             connection.value.finish(stream.value, lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers)
         }
     }
 
-    func waitUntilAborted() async {
+    func waitUntilDone() async {
         await abort.wait()
     }
 }

@@ -22,7 +22,8 @@ final class FakeServerCallStream: ServerCallStream {
         var receiveCount = 0
         var sent: [Sent] = []
         var finished: [Finished] = []
-        var abortWaitEndedByCancellation: Bool?
+        var waitEndedByAbort: Bool?
+        var aborted = false
     }
 
     let head: RequestHead
@@ -56,12 +57,13 @@ final class FakeServerCallStream: ServerCallStream {
     var finished: [Finished] { state.withLock { $0.finished } }
     /// How many times the router called `receive()`.
     var receiveCount: Int { state.withLock { $0.receiveCount } }
-    /// `true` when `waitUntilAborted()` ended because its task was cancelled, `false` when it
-    /// ended because of `abort()`, `nil` while it has not ended.
-    var abortWaitEndedByCancellation: Bool? { state.withLock { $0.abortWaitEndedByCancellation } }
+    /// `true` when `waitUntilDone()` ended because of `abort()`, `false` when it ended
+    /// because the call finished, `nil` while it has not ended.
+    var waitEndedByAbort: Bool? { state.withLock { $0.waitEndedByAbort } }
 
     /// Aborts the call, as a client reset or an expired deadline would.
     func abort() {
+        state.withLock { $0.aborted = true }
         abortContinuation.finish()
     }
 
@@ -83,12 +85,12 @@ final class FakeServerCallStream: ServerCallStream {
         state.withLock {
             $0.finished.append(Finished(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers))
         }
+        abortContinuation.finish()
     }
 
-    func waitUntilAborted() async {
-        // Ends when `abort()` finishes the stream, or at once when this task is cancelled.
+    func waitUntilDone() async {
+        // Ends when `finish` or `abort()` ends the signal, or at once when this task is cancelled.
         for await _ in abortSignal {}
-        let cancelled = Task.isCancelled
-        state.withLock { $0.abortWaitEndedByCancellation = cancelled }
+        state.withLock { $0.waitEndedByAbort = $0.aborted }
     }
 }
