@@ -1,0 +1,311 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `catalogd` child process: its stderr, read as it comes, and its exit.
+///
+/// ```swift
+/// let catalogd = try await CatalogdProcess.start()
+/// defer { catalogd.kill() }
+/// // … talk to 127.0.0.1:\(catalogd.port) …
+/// catalogd.send(SIGTERM)
+/// let exit = try await catalogd.waitForExit()
+/// ```
+final class CatalogdProcess: Sendable {
+    /// What a child process has done so far.
+    struct Snapshot: Sendable {
+        /// The bytes read from stderr so far.
+        var stderrBytes: [UInt8] = []
+        /// Whether stderr reached end of file.
+        var stderrClosed = false
+        /// The exit status, once the process ended (the signal number if a signal ended it).
+        var exitStatus: Int32?
+        /// Whether a signal, not `exit`, ended the process.
+        var killedBySignal = false
+
+        /// Everything read from stderr so far, as text.
+        var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
+
+        /// The stderr lines announcing readiness.
+        var readyLines: [Substring] {
+            stderr.split(separator: "\n").filter { $0.contains("catalogd ready on ") }
+        }
+    }
+
+    /// How the process ended.
+    struct Exit: Sendable, CustomStringConvertible {
+        var status: Int32
+        var killedBySignal: Bool
+        var stderr: String
+
+        var description: String {
+            "\(killedBySignal ? "killed by signal" : "exited with status") \(status); stderr:\n\(stderr)"
+        }
+    }
+
+    private struct Waiter {
+        var predicate: @Sendable (Snapshot) -> Bool
+        var continuation: CheckedContinuation<Snapshot?, Never>
+        var timer: Task<Void, Never>?
+    }
+
+    private struct State {
+        var snapshot = Snapshot()
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+
+    /// The port passed in `--address`, or the one it was asked to use through the environment.
+    let port: Int
+    /// A fresh directory for the database, removed by `kill()`.
+    let directory: URL
+    private let process: Process
+    private let state = Mutex(State())
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Starts `catalogd --address 127.0.0.1:<free port> --database <fresh dir>/catalog.sqlite
+    /// <extra>` and waits for its ready line.
+    static func start(
+        extraArguments: [String] = [],
+        readyTimeout: Duration = .seconds(20)
+    ) async throws -> CatalogdProcess {
+        let port = try freePort()
+        let directory = try makeDirectory()
+        let catalogd = try CatalogdProcess(
+            arguments: ["--address", "127.0.0.1:\(port)", "--database", directory.appendingPathComponent("catalog.sqlite").path]
+                + extraArguments,
+            port: port,
+            directory: directory
+        )
+        do {
+            try await catalogd.waitUntilReady(timeout: readyTimeout)
+        } catch {
+            catalogd.kill()
+            throw error
+        }
+        return catalogd
+    }
+
+    /// Launches `catalogd` with exactly `arguments` and `environment` added to ours (minus
+    /// any `CATALOG_*` variables of ours); does not wait for anything. Removes `directory`
+    /// when the launch fails.
+    init(arguments: [String], environment: [String: String] = [:], port: Int, directory: URL) throws {
+        self.port = port
+        self.directory = directory
+        let process = Process()
+        do {
+            process.executableURL = try Self.binary()
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CATALOG_") }
+        inherited.merge(environment) { _, new in new }
+        process.environment = inherited
+        process.currentDirectoryURL = directory
+        let stderrPipe = Pipe()
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        self.process = process
+        process.terminationHandler = { [weak self] process in
+            let status = process.terminationStatus
+            let bySignal = process.terminationReason == .uncaughtSignal
+            self?.update { $0.exitStatus = status; $0.killedBySignal = bySignal }
+        }
+        do {
+            try Self.withShutdownSignalsBlocked { try process.run() }
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        // Foundation closes the pipe's write end in this process after spawning, so the reader sees
+        // end of file once catalogd (and anything that inherited its stderr) exited.
+        let reading = stderrPipe.fileHandleForReading
+        let thread = Thread { [weak self] in
+            let descriptor = reading.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    let chunk = buffer[..<count]
+                    self?.update { $0.stderrBytes += chunk }
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            self?.update { $0.stderrClosed = true }
+            try? reading.close()
+        }
+        thread.name = "catalogd stderr \(process.processIdentifier)"
+        thread.start()
+    }
+
+    /// What happened so far.
+    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    /// Sends `signal` (e.g. `SIGTERM`) to the process, if it still runs.
+    func send(_ signal: Int32) {
+        if process.isRunning { _ = sendSignal(process.processIdentifier, signal) }
+    }
+
+    /// SIGKILL (if it still runs), reap it, and remove its directory. Safe to call more than once.
+    func kill() {
+        send(SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Waits until stderr holds the ready line; throws with stderr if it exits first or time runs out.
+    @discardableResult
+    func waitUntilReady(timeout: Duration = .seconds(20)) async throws -> Snapshot {
+        let snapshot = try await wait(timeout: timeout, for: "the ready line") {
+            !$0.readyLines.isEmpty || $0.exitStatus != nil
+        }
+        guard snapshot.readyLines.isEmpty == false else {
+            throw CatalogdProcessError("catalogd exited (status \(snapshot.exitStatus ?? -1)) before it was ready; stderr:\n\(snapshot.stderr)")
+        }
+        return snapshot
+    }
+
+    /// Waits until the process exited and its stderr was read to the end; SIGKILLs it and
+    /// throws when that takes longer than `timeout`.
+    func waitForExit(timeout: Duration = .seconds(20)) async throws -> Exit {
+        let snapshot: Snapshot
+        do {
+            snapshot = try await wait(timeout: timeout, for: "exit") { $0.exitStatus != nil && $0.stderrClosed }
+        } catch {
+            kill()
+            throw error
+        }
+        return Exit(status: snapshot.exitStatus ?? -1, killedBySignal: snapshot.killedBySignal, stderr: snapshot.stderr)
+    }
+
+    /// Waits until `predicate` holds for what happened so far, or throws after `timeout`.
+    func wait(
+        timeout: Duration,
+        for what: String,
+        until predicate: @escaping @Sendable (Snapshot) -> Bool
+    ) async throws -> Snapshot {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Snapshot?, Never>) in
+            let id: Int? = state.withLock { state in
+                if predicate(state.snapshot) {
+                    continuation.resume(returning: state.snapshot)
+                    return nil
+                }
+                defer { state.nextWaiter += 1 }
+                state.waiters[state.nextWaiter] = Waiter(predicate: predicate, continuation: continuation)
+                return state.nextWaiter
+            }
+            guard let id else { return }
+            let timer = Task { [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                self?.expire(id)
+            }
+            let stillWaiting = state.withLock { state in
+                state.waiters[id]?.timer = timer
+                return state.waiters[id] != nil
+            }
+            if !stillWaiting { timer.cancel() }
+        }
+        guard let result else {
+            throw CatalogdProcessError("timed out after \(timeout) waiting for \(what) of catalogd; stderr so far:\n\(snapshot.stderr)")
+        }
+        return result
+    }
+
+    private func expire(_ id: Int) {
+        state.withLock { state in
+            state.waiters.removeValue(forKey: id)?.continuation.resume(returning: nil)
+        }
+    }
+
+    private func update(_ change: (inout Snapshot) -> Void) {
+        state.withLock { state in
+            change(&state.snapshot)
+            for (id, waiter) in state.waiters where waiter.predicate(state.snapshot) {
+                state.waiters.removeValue(forKey: id)
+                waiter.timer?.cancel()
+                waiter.continuation.resume(returning: state.snapshot)
+            }
+        }
+    }
+
+    // MARK: - Setup
+
+    /// Runs `body` (the spawn) with SIGTERM, SIGINT and SIGHUP blocked on this thread, so the
+    /// child starts with them blocked: `Process` hands the child the spawning thread's signal
+    /// mask, and Swift concurrency (libdispatch) threads block these signals anyway, so every
+    /// test proves catalogd copes with such a parent, whichever thread launches it.
+    private static func withShutdownSignalsBlocked<T>(_ body: () throws -> T) throws -> T {
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
+    /// `.build/debug/catalogd` of the package that holds this file.
+    static func binary(filePath: String = #filePath) throws -> URL {
+        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            let parent = directory.deletingLastPathComponent()
+            guard parent.path != directory.path else {
+                throw CatalogdProcessError("no Package.swift above \(filePath)")
+            }
+            directory = parent
+        }
+        let binary = directory.appendingPathComponent(".build/debug/catalogd")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw CatalogdProcessError("\(binary.path) is missing: build it first with `swift build --build-tests`")
+        }
+        return binary
+    }
+
+    /// A fresh temporary directory.
+    static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalogd-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// A port the kernel considers free: bind 127.0.0.1:0, read the port back, close.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw CatalogdProcessError("socket: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw CatalogdProcessError("bind/getsockname: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// `kill(2)`, under a name that the `kill()` method does not shadow.
+private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}
+
+struct CatalogdProcessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
