@@ -58,6 +58,8 @@ let package = Package(
                 "RPCHTTP2",
                 "CatalogAPI",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

@@ -1,21 +1,37 @@
 import CatalogAPI
 import Logging
+import NIOCore
 import RPCCore
 import RPCHTTP2
+import ServiceLifecycle
 
-/// Everything `catalogd` serves, assembled on one router.
-public struct CatalogServerApp: Sendable {
-    /// The router with every service registered.
-    public let router: Router
-    /// The health service, to mark NOT_SERVING during shutdown.
+/// Everything `catalogd` serves, on one HTTP/2 server, as a ServiceLifecycle `Service`.
+///
+/// On graceful shutdown the health service turns NOT_SERVING and ends its watches with
+/// UNAVAILABLE, so that clients move elsewhere, while the server drains in-flight calls.
+public final class CatalogServerApp: Service, Sendable {
+    /// The health service.
     public let health: HealthService
+    private let server: HTTP2Server
 
-    public init() {
+    public init(configuration: HTTP2ServerConfiguration, logger: Logger) {
         var router = Router()
-        let serviceNames = [Health.serviceName]
-        let health = HealthService(services: serviceNames)
+        let health = HealthService(services: [Health.serviceName])
         router.register(health)
-        self.router = router
         self.health = health
+        self.server = HTTP2Server(router: router, configuration: configuration, logger: logger)
+    }
+
+    /// The address the server listens on, once it does; throws when binding failed.
+    public var listeningAddress: SocketAddress {
+        get async throws { try await server.listeningAddress }
+    }
+
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await server.run()
+        } onGracefulShutdown: {
+            self.health.shutDown()
+        }
     }
 }

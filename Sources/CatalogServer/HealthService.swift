@@ -8,6 +8,7 @@ public final class HealthService: RPCService {
         var statuses: [String: ServingStatus]
         var watchers: [Int: (service: String, continuation: AsyncStream<ServingStatus>.Continuation)] = [:]
         var nextWatcher = 0
+        var shuttingDown = false
     }
 
     private let state: Mutex<State>
@@ -30,10 +31,15 @@ public final class HealthService: RPCService {
         }
     }
 
-    /// Marks the server and every service NOT_SERVING, as during shutdown.
-    public func setAllNotServing() {
+    /// Marks the server and every service NOT_SERVING and ends every watch with UNAVAILABLE
+    /// (after that last status), so that clients go elsewhere while the server drains.
+    public func shutDown() {
         let names = state.withLock { Array($0.statuses.keys) }
         for name in names { setStatus(.notServing, for: name) }
+        state.withLock { state in
+            state.shuttingDown = true
+            for watcher in state.watchers.values { watcher.continuation.finish() }
+        }
     }
 
     public func register(into router: inout Router) {
@@ -45,6 +51,7 @@ public final class HealthService: RPCService {
             let (updates, continuation) = AsyncStream<ServingStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
             let id = try state.withLock { state throws(RPCError) -> Int in
                 guard let current = state.statuses[service] else { throw Self.unknown(service) }
+                if state.shuttingDown { continuation.finish() }
                 continuation.yield(current)
                 defer { state.nextWatcher += 1 }
                 state.watchers[state.nextWatcher] = (service, continuation)
@@ -54,6 +61,8 @@ public final class HealthService: RPCService {
             for await status in updates {
                 try await writer.write(HealthCheckResponse(status: status))
             }
+            try Task.checkCancellation()
+            throw RPCError(.unavailable, "the server is shutting down")
         }
     }
 

@@ -71,11 +71,10 @@ struct Catalogd: AsyncParsableCommand {
         configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
         configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
 
-        let app = CatalogServerApp()
-        let server = HTTP2Server(router: app.router, configuration: configuration, logger: logger)
+        let app = CatalogServerApp(configuration: configuration, logger: logger)
         let services = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: server)],
+                services: [.init(service: app)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )
@@ -83,7 +82,7 @@ struct Catalogd: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
             do {
-                let bound = try await server.listeningAddress
+                let bound = try await app.listeningAddress
                 let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
                 logger.notice("catalogd ready on \(listening)", metadata: ["database": "\(databasePath)"])
             } catch {
