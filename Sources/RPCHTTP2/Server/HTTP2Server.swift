@@ -71,7 +71,7 @@ public final class HTTP2Server: Service, Sendable {
                 try await listener.executeThenClose { connections in
                     try await withThrowingDiscardingTaskGroup { group in
                         for try await connection in connections {
-                            group.addTask { await connection.run() }
+                            group.addTask(executorPreference: connection.executor) { await connection.run() }
                         }
                     }
                 }
@@ -128,7 +128,7 @@ public final class HTTP2Server: Service, Sendable {
             logger.warning("refusing connection", metadata: ["peer": "\(channel.remoteAddress?.description ?? "?")"])
             continuation.finish()
             channel.close(promise: nil)
-            return ServerConnection(calls: calls)
+            return ServerConnection(calls: calls, executor: EventLoopTaskExecutor(channel.eventLoop))
         }
         channel.closeFuture.whenComplete { _ in
             _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
@@ -140,13 +140,14 @@ public final class HTTP2Server: Service, Sendable {
             logger: logger
         )
         try channel.pipeline.syncOperations.addHandler(handler)
-        return ServerConnection(calls: calls)
+        return ServerConnection(calls: calls, executor: EventLoopTaskExecutor(channel.eventLoop))
     }
 }
 
-/// The calls of one connection, run as child tasks until the connection closes.
+/// The calls of one connection, run as child tasks on the connection's event loop until it closes.
 struct ServerConnection: Sendable {
     let calls: AsyncStream<ServerCall>
+    let executor: EventLoopTaskExecutor
 
     func run() async {
         await withDiscardingTaskGroup { group in

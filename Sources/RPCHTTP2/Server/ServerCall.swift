@@ -32,7 +32,7 @@ final class ServerCall: ServerCallStream {
     func send(_ message: [UInt8], initialMetadata: Metadata) async throws(RPCError) {
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                eventLoop.execute { [stream, connection] in
+                onEventLoop { [stream, connection] in
                     connection.value.send(message, on: stream.value, initialMetadata: initialMetadata, continuation: continuation)
                 }
             }
@@ -43,8 +43,17 @@ final class ServerCall: ServerCallStream {
 
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
         abort.fire()
-        eventLoop.execute { [stream, connection] in
+        onEventLoop { [stream, connection] in
             connection.value.finish(stream.value, lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers)
+        }
+    }
+
+    /// Runs `body` on the event loop: at once when already there (calls run there by default).
+    private func onEventLoop(_ body: @escaping @Sendable () -> Void) {
+        if eventLoop.inEventLoop {
+            body()
+        } else {
+            eventLoop.execute(body)
         }
     }
 
