@@ -7,9 +7,11 @@ struct AbuseGuard {
     private var settings: TokenBucket
     private var continuations = 0
 
-    init(limits: AbuseLimits, now: ContinuousClock.Instant = .now) {
+    init(limits: AbuseLimits, maxConcurrentStreams: Int, now: ContinuousClock.Instant = .now) {
         self.limits = limits
-        resets = TokenBucket(limits.resets, now: now)
+        var resetLimit = limits.resets
+        resetLimit.burst = max(resetLimit.burst, maxConcurrentStreams)
+        resets = TokenBucket(resetLimit, now: now)
         pings = TokenBucket(limits.pings, now: now)
         settings = TokenBucket(limits.settings, now: now)
     }

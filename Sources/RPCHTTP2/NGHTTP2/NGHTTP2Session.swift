@@ -1,4 +1,5 @@
 import CNGHTTP2
+import Glibc
 import NIOCore
 
 /// One nghttp2 session: HPACK, frames, flow control and stream states of one connection.
@@ -38,6 +39,7 @@ final class NGHTTP2Session {
         nghttp2_option_set_no_auto_window_update(option, 1)
         nghttp2_option_set_no_closed_streams(option, 1)
         nghttp2_option_set_max_outbound_ack(option, maxOutboundAcks)
+        BackportedLimits.defer(to: option)
 
         var session: OpaquePointer?
         let status =
@@ -209,6 +211,28 @@ final class NGHTTP2Session {
 
     fileprivate static func from(_ userData: UnsafeMutableRawPointer?) -> NGHTTP2Session {
         Unmanaged<NGHTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
+    }
+}
+
+/// Debian's nghttp2 1.52 carries backported limiters (rapid reset, CONTINUATION count) that
+/// upstream 1.52 lacks. Where they exist they are set above `AbuseGuard`'s limits, so that
+/// one policy (ours, with ENHANCE_YOUR_CALM) applies whichever build is installed. They are
+/// looked up at run time because upstream headers do not declare them.
+private enum BackportedLimits {
+    private typealias SetResetRateLimit = @convention(c) (OpaquePointer?, UInt64, UInt64) -> Void
+    private typealias SetMaxContinuations = @convention(c) (OpaquePointer?, Int) -> Void
+
+    private static let setResetRateLimit: SetResetRateLimit? = symbol("nghttp2_option_set_stream_reset_rate_limit")
+    private static let setMaxContinuations: SetMaxContinuations? = symbol("nghttp2_option_set_max_continuations")
+
+    static func `defer`(to option: OpaquePointer?) {
+        setResetRateLimit?(option, UInt64(Int32.max), UInt64(Int32.max))
+        setMaxContinuations?(option, 1024)
+    }
+
+    private static func symbol<T>(_ name: String) -> T? {
+        guard let address = dlsym(nil, name) else { return nil }  // nil is RTLD_DEFAULT on Linux
+        return unsafeBitCast(address, to: T.self)
     }
 }
 

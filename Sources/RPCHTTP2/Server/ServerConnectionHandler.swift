@@ -38,7 +38,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.router = router
         self.calls = calls
         self.logger = logger
-        self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
+        self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits, maxConcurrentStreams: configuration.maxConcurrentStreams)
     }
 
     // MARK: Channel events
