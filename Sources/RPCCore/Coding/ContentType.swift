@@ -18,6 +18,16 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// Parses a `content-type` value; `nil` for any type without a codec here (answered with
     /// HTTP 415). Parameters such as `; charset=utf-8` are ignored.
     public init?(headerValue: String) {
+        switch headerValue {  // the exact values every client sends: no parsing
+        case "application/grpc":
+            self = .grpc
+            return
+        case "application/grpc+json":
+            self = .grpcJSON
+            return
+        default:
+            break
+        }
         let essence = headerValue.split(separator: ";", maxSplits: 1).first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         } ?? ""

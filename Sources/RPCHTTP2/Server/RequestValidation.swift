@@ -74,11 +74,12 @@ enum RequestValidation {
             }
             deadline = now + duration
         }
-        let accepts = headers.first("grpc-accept-encoding")?.split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        } ?? []
-        let responseCompression =
-            requestCompression != .identity && accepts.contains(requestCompression.name) ? requestCompression : .identity
+        var responseCompression = CompressionAlgorithm.identity
+        if requestCompression != .identity, let accepted = headers.first("grpc-accept-encoding"),
+            accepted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == requestCompression.name })
+        {
+            responseCompression = requestCompression
+        }
         let head = RequestHead(
             path: path,
             contentType: contentType,
