@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# unary-latency.sh: unary throughput and p50/p99 latency of catalogd beside the shared peers, in
+# one run, alternating targets round by round (A B C D A B C D ...) so that the machine's drift is
+# shared. h2load -c C -m M -t 1 with --log-file gives every request's latency; the script prints
+# each round and then medians, with req/s as a ratio to nghttpd-static and p99 as a ratio to the
+# grpc-swift2 peer.
+#
+# The peers serve catalog.v1.Catalog/GetItem {"id":42}. Until catalogd serves the catalog, it is
+# loaded with PROJECT_PATH (default /grpc.health.v1.Health/Check) and PROJECT_BODY (JSON, default {}).
+# Environment: ROUNDS=3 D=5 W=1 C=8 M=32.
+set -euo pipefail
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+peers=$root/../shared/peers
+ROUNDS=${ROUNDS:-3} D=${D:-5} W=${W:-1} C=${C:-8} M=${M:-32}
+PROJECT_PATH=${PROJECT_PATH:-/grpc.health.v1.Health/Check} PROJECT_BODY=${PROJECT_BODY:-'{}'}
+command -v h2load >/dev/null || { echo "h2load missing: scripts/setup.sh installs it" >&2; exit 2; }
+cd "$root"
+swift build -c release --product catalogd >&2
+[ -x "$peers/grpc-swift2/.build/release/peer-server" ] || swift build -c release --package-path "$peers/grpc-swift2" >&2
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+.build/release/catalogd --address 127.0.0.1:50051 --database "$tmp/bench.sqlite" --log-level warning > "$tmp/catalogd.log" 2>&1 & pids+=($!)
+"$peers/grpc-swift2/.build/release/peer-server" --port 50061 > "$tmp/swift.log" 2>&1 & pids+=($!)
+python3 "$peers/grpcio/server.py" --port 50062 > "$tmp/grpcio.log" 2>&1 & pids+=($!)
+"$peers/nghttpd/serve.sh" 50063 > "$tmp/nghttpd.log" 2>&1 & pids+=($!)
+for port in 50051 50061 50062 50063; do
+  for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+done
+
+frame() { printf "\\x00\\x00\\x00\\x00\\x$(printf %02x ${#1})%s" "$1"; }   # bodies under 256 bytes
+frame "$PROJECT_BODY" > "$tmp/project.req"
+frame '{"id":42}' > "$tmp/getitem.req"
+# label|port|content-type|path|body
+targets=(
+  "project|50051|application/grpc+json|$PROJECT_PATH|$tmp/project.req"
+  "grpc-swift2|50061|application/grpc|/catalog.v1.Catalog/GetItem|$tmp/getitem.req"
+  "grpcio|50062|application/grpc+json|/catalog.v1.Catalog/GetItem|$tmp/getitem.req"
+  "nghttpd-static|50063|application/grpc+json|/catalog.v1.Catalog/GetItem|$tmp/getitem.req"
+)
+echo "# $(nproc) cores, h2load -D $D --warm-up-time $W -c $C -m $M -t 1, $ROUNDS rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for round in $(seq "$ROUNDS"); do
+  for t in "${targets[@]}"; do
+    IFS='|' read -r label port ct path body <<<"$t"
+    out=$(h2load -D "$D" --warm-up-time "$W" -c "$C" -m "$M" -t 1 -H "content-type: $ct" -H "te: trailers" \
+      -d "$body" --log-file "$tmp/latency.log" "http://127.0.0.1:$port$path" 2>&1)
+    rps=$(awk '/^finished in/ {print $4}' <<<"$out" | tr -d ,)
+    non2xx=$(awk '/^status codes:/ {print $5 + $7 + $9}' <<<"$out")
+    # log columns: start (us since epoch), HTTP status, duration (us)
+    read -r p50 p99 < <(awk '{print $3}' "$tmp/latency.log" | sort -n | awk '{v[NR]=$1} END {
+      printf "%.2f %.2f\n", v[int(NR*0.50)+1]/1000, v[int(NR*0.99)+1]/1000}')
+    echo "round=$round target=$label req_s=$rps p50_ms=$p50 p99_ms=$p99 non_2xx=$non2xx" | tee -a "$tmp/rounds.txt"
+  done
+done
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+echo "# medians"
+ng=$(grep "target=nghttpd-static " "$tmp/rounds.txt" | sed 's/.*req_s=\([^ ]*\).*/\1/' | median)
+sw=$(grep "target=grpc-swift2 " "$tmp/rounds.txt" | sed 's/.*p99_ms=\([^ ]*\).*/\1/' | median)
+for t in "${targets[@]}"; do
+  label=${t%%|*}
+  rps=$(grep "target=$label " "$tmp/rounds.txt" | sed 's/.*req_s=\([^ ]*\).*/\1/' | median)
+  p99=$(grep "target=$label " "$tmp/rounds.txt" | sed 's/.*p99_ms=\([^ ]*\).*/\1/' | median)
+  awk -v l="$label" -v r="$rps" -v p="$p99" -v ng="$ng" -v sw="$sw" \
+    'BEGIN {printf "%-15s req/s %9.0f  x nghttpd %.2f   p99 %6.2f ms  x grpc-swift2 p99 %.2f\n", l, r, r/ng, p, p/sw}'
+done
