@@ -321,8 +321,10 @@ struct AbuseTests {
     @Test("a connection that never answers keepalive PINGs gets GOAWAY and is closed")
     func keepaliveTimeout() async throws {
         try await withTestServer(configure: {
+            // The bystander must answer PINGs within the timeout while every suite runs in
+            // parallel on 2 cores: 1 s leaves room; the silent connection is closed after ~1.2 s.
             $0.keepaliveInterval = .milliseconds(200)
-            $0.keepaliveTimeout = .milliseconds(300)
+            $0.keepaliveTimeout = .seconds(1)
             $0.idleTimeout = nil
         }) { server in
             try await withBystander(on: server) {

@@ -1,0 +1,234 @@
+import Foundation
+import RPCCore
+import RPCHTTP2
+import Testing
+
+/// What `echo_client.py` prints: one JSON object with a result per call (codes by name).
+private struct GrpcioClientReport: Decodable {
+    struct Unary: Decodable {
+        var code: String
+        var text: String?
+        var initial: [String: String]
+        var details: String?
+    }
+
+    struct UnaryError: Decodable {
+        var code: String
+        var details: String?
+        var trailers: [String: String]
+        var errorDetail: ErrorDetail?
+
+        enum CodingKeys: String, CodingKey {
+            case code, details, trailers
+            case errorDetail = "error_detail"
+        }
+    }
+
+    struct Stream: Decodable {
+        var code: String
+        var count: Int
+        var indexesInOrder: Bool
+        var details: String?
+
+        enum CodingKeys: String, CodingKey {
+            case code, count, details
+            case indexesInOrder = "indexes_in_order"
+        }
+    }
+
+    struct StreamError: Decodable {
+        var code: String
+        var received: Int
+        var details: String?
+        var errorDetail: ErrorDetail?
+
+        enum CodingKeys: String, CodingKey {
+            case code, received, details
+            case errorDetail = "error_detail"
+        }
+    }
+
+    struct CodeOnly: Decodable {
+        var code: String
+        var details: String?
+    }
+
+    struct Compressed: Decodable {
+        var code: String
+        var length: Int?
+        var details: String?
+    }
+
+    var unary: Unary
+    var unaryError: UnaryError
+    var stream: Stream
+    var streamError: StreamError
+    var unknownMethod: CodeOnly
+    var deadline: CodeOnly
+    var compressed: Compressed
+    var badJSON: CodeOnly
+
+    enum CodingKeys: String, CodingKey {
+        case unary, stream, deadline, compressed
+        case unaryError = "unary_error"
+        case streamError = "stream_error"
+        case unknownMethod = "unknown_method"
+        case badJSON = "bad_json"
+    }
+}
+
+@Suite("Interop with grpcio")
+struct InteropTests {
+    // MARK: grpcio client -> our server
+
+    @Test("grpcio calls our server and sees every call end as gRPC says it should")
+    func grpcioCallsOurServer() async throws {
+        try await withTestServer { server in
+            let client = try PythonProcess(script: "echo_client.py", arguments: ["--target", "127.0.0.1:\(server.port)"])
+            let output: [UInt8]
+            do {
+                output = try await client.readToEnd()
+            } catch {
+                await client.stop()
+                throw error
+            }
+            let status = await client.exitStatus()
+            let stdout = String(decoding: output, as: UTF8.self)
+            try #require(status == 0, "echo_client.py exited with \(status); stdout: \(stdout)\nstderr:\n\(client.standardError)")
+            let report = try JSONDecoder().decode(GrpcioClientReport.self, from: Data(output))
+
+            #expect(report.unary.code == "OK", "\(report.unary.details ?? "")")
+            #expect(report.unary.text == "héllo")
+            #expect(report.unary.initial["x-echo"] == "abc")
+
+            #expect(report.unaryError.code == "NOT_FOUND")
+            #expect(report.unaryError.details == "no item 42 ✓")
+            #expect(report.unaryError.trailers["x-trace"] == "t1")
+            #expect(report.unaryError.trailers["x-blob-bin"] == "raw")
+            #expect(report.unaryError.errorDetail?.reason == "notFound")
+
+            #expect(report.stream.code == "OK", "\(report.stream.details ?? "")")
+            #expect(report.stream.count == 1000)
+            #expect(report.stream.indexesInOrder)
+
+            #expect(report.streamError.code == "FAILED_PRECONDITION")
+            #expect(report.streamError.received == 3)
+            #expect(report.streamError.details == "stop")
+            #expect(report.streamError.errorDetail?.reason == "tooFar")
+
+            #expect(report.unknownMethod.code == "UNIMPLEMENTED", "\(report.unknownMethod.details ?? "")")
+            #expect(report.deadline.code == "DEADLINE_EXCEEDED", "\(report.deadline.details ?? "")")
+
+            #expect(report.compressed.code == "OK", "\(report.compressed.details ?? "")")
+            #expect(report.compressed.length == 10_000)
+
+            #expect(report.badJSON.code == "INVALID_ARGUMENT", "\(report.badJSON.details ?? "")")
+        }
+    }
+
+    // MARK: our client -> grpcio server
+
+    @Test("our client gets a grpcio unary response with initial and trailing metadata")
+    func unaryAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let client = RPCClient(transport: connection)
+            var options = CallOptions()
+            options.metadata.add("x-echo", "abc")
+            let response = try await client.unaryResponse(
+                Echo.get, EchoRequest(text: "héllo ✓", trailers: ["x-trace": "t1", "x-blob-bin": "raw"]), options: options)
+            #expect(response.message == EchoResponse(text: "héllo ✓"))
+            #expect(response.initialMetadata.first("x-echo") == "abc")
+            #expect(response.trailingMetadata.first("x-trace") == "t1")
+            #expect(response.trailingMetadata.firstBinary("x-blob-bin") == Array("raw".utf8))
+            await connection.close()
+        }
+    }
+
+    @Test("a grpcio error reaches our client with status, message, detail and trailers")
+    func errorAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let client = RPCClient(transport: connection)
+            let request = EchoRequest(text: "x", status: 5, message: "no item 42 ✓", reason: "notFound", trailers: ["x-trace": "t1"])
+            let error = try await #require(throws: RPCError.self) { try await client.unary(Echo.get, request) }
+            #expect(error.code == .notFound)
+            #expect(error.message == "no item 42 ✓")
+            #expect(error.detail?.reason == "notFound")
+            #expect(error.metadata.first("x-trace") == "t1")
+            await connection.close()
+        }
+    }
+
+    @Test("a grpcio server stream delivers 1000 messages in order")
+    func streamAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let stream = try await RPCClient(transport: connection).serverStreaming(
+                Echo.expand, EchoRequest(text: "w", count: 1000))
+            var indexes: [Int?] = []
+            for try await message in stream { indexes.append(message.index) }
+            #expect(indexes == Array(0..<1000))
+            await connection.close()
+        }
+    }
+
+    @Test("a grpcio server stream that fails after three messages yields them, then the error")
+    func streamThenErrorAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let stream = try await RPCClient(transport: connection).serverStreaming(
+                Echo.expand, EchoRequest(text: "w", count: 3, status: 9, message: "stop", reason: "tooFar"))
+            var received = 0
+            let error = try await #require(throws: RPCError.self) {
+                for try await _ in stream { received += 1 }
+            }
+            #expect(received == 3)
+            #expect(error.code == .failedPrecondition)
+            #expect(error.message == "stop")
+            #expect(error.detail?.reason == "tooFar")
+            await connection.close()
+        }
+    }
+
+    @Test("our deadline ends a slow grpcio call with DEADLINE_EXCEEDED")
+    func deadlineAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let client = RPCClient(transport: connection)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let error = try await #require(throws: RPCError.self) {
+                try await client.unary(Echo.get, EchoRequest(text: "slow", sleepMs: 2000), options: CallOptions(timeout: .milliseconds(200)))
+            }
+            #expect(error.code == .deadlineExceeded)
+            #expect(start.duration(to: clock.now) < .milliseconds(1500))
+            await connection.close()
+        }
+    }
+
+    @Test("a gzip-compressed request to grpcio is answered")
+    func gzipAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let text = String(repeating: "z", count: 10_000)
+            let reply = try await RPCClient(transport: connection).unary(
+                Echo.get, EchoRequest(text: text), options: CallOptions(compression: .gzip))
+            #expect(reply.text == text)
+            await connection.close()
+        }
+    }
+
+    @Test("an unknown method on grpcio is UNIMPLEMENTED")
+    func unknownMethodAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let missing = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Nope")
+            let error = try await #require(throws: RPCError.self) {
+                try await RPCClient(transport: connection).unary(missing, EchoRequest(text: "x"))
+            }
+            #expect(error.code == .unimplemented)
+            await connection.close()
+        }
+    }
+}
