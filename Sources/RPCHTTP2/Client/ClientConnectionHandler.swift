@@ -159,17 +159,12 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     private func flush() {
         guard let session, let context, context.channel.isActive else { return }
-        if context.channel.isWritable {
-            var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
-            do {
-                try session.send(into: &buffer, limit: 1024 * 1024)
-            } catch {
-                failAll(RPCError(.unavailable, "HTTP/2 session failed: \(error)"))
-                context.close(promise: nil)
-                return
-            }
-            if buffer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
-            if session.wantsWrite && context.channel.isWritable { scheduleFlush() }
+        do {
+            if try session.write(to: context) { scheduleFlush() }
+        } catch {
+            failAll(RPCError(.unavailable, "HTTP/2 session failed: \(error)"))
+            context.close(promise: nil)
+            return
         }
         if unavailableReason != nil && streams.isEmpty { context.close(promise: nil) }
     }

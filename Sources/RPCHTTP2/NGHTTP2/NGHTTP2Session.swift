@@ -75,6 +75,16 @@ final class NGHTTP2Session {
         }
     }
 
+    /// Writes the frames nghttp2 has ready to the channel, while it is writable, up to 1 MiB at
+    /// a time; returns whether more are waiting (the caller schedules another write).
+    func write(to context: ChannelHandlerContext) throws(SessionError) -> Bool {
+        guard context.channel.isWritable else { return false }
+        var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
+        try send(into: &buffer, limit: 1024 * 1024)
+        if buffer.readableBytes > 0 { context.writeAndFlush(NIOAny(buffer), promise: nil) }
+        return wantsWrite && context.channel.isWritable
+    }
+
     /// Whether the session still wants to read or write; both false: close the connection.
     var isFinished: Bool { nghttp2_session_want_read(pointer) == 0 && nghttp2_session_want_write(pointer) == 0 }
 

@@ -153,18 +153,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     private func flush() {
         guard let session, let context, context.channel.isActive else { return }
-        if !closing && context.channel.isWritable {
-            var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
+        if !closing {
             do {
-                try session.send(into: &buffer, limit: 1024 * 1024)
+                if try session.write(to: context) { scheduleFlush() }
             } catch {
                 fail(error)
                 return
             }
-            if buffer.readableBytes > 0 {
-                context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-            }
-            if session.wantsWrite && context.channel.isWritable { scheduleFlush() }
         }
         if session.isFinished && !closing {
             closing = true

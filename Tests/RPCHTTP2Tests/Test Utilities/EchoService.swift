@@ -73,10 +73,23 @@ final class EchoProbe: Sendable {
 
     func record(_ event: ProbeEvent) { continuation.yield(event) }
 
-    /// Waits for the first event matching `predicate`.
-    func next(where predicate: (ProbeEvent) -> Bool) async -> ProbeEvent? {
-        for await event in events where predicate(event) { return event }
-        return nil
+    /// Waits for the first event matching `predicate`; `nil` when none came within `timeout`,
+    /// so that a missing event fails the test instead of hanging it.
+    func next(timeout: Duration = .seconds(30), where predicate: @escaping @Sendable (ProbeEvent) -> Bool) async -> ProbeEvent? {
+        let events = self.events
+        return await withTaskGroup(of: ProbeEvent?.self) { group in
+            group.addTask {
+                for await event in events where predicate(event) { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 }
 
