@@ -9,4 +9,5 @@ scripts/setup.sh
 echo "== swift build --build-tests"
 swift build --build-tests
 echo "== swift test $*"
-swift test "$@"
+# The suite takes seconds; a run still going after 20 minutes is hung: fail instead of waiting.
+timeout --signal=INT --kill-after=30 1200 swift test "$@"
