@@ -77,7 +77,9 @@ private struct GrpcioClientReport: Decodable {
     }
 }
 
-@Suite("Interop with grpcio")
+/// Each test starts a Python interpreter: `.serialized` keeps eight of them from starting at
+/// once on two cores while every other suite runs too.
+@Suite("Interop with grpcio", .serialized)
 struct InteropTests {
     // MARK: grpcio client -> our server
 
