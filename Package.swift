@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -62,6 +63,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "CatalogStoreSQLite",
+            dependencies: [
+                "CatalogAPI",
+                "CatalogServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "catalogd",
             dependencies: [
@@ -91,6 +100,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Python")]
+        ),
+        .testTarget(
+            name: "CatalogServerTests",
+            dependencies: ["CatalogAPI", "CatalogServer", "RPCCore"]
+        ),
+        .testTarget(
+            name: "CatalogStoreSQLiteTests",
+            dependencies: [
+                "CatalogAPI",
+                "CatalogServer",
+                "CatalogStoreSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "CatalogdTests",

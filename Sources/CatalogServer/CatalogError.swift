@@ -1,0 +1,80 @@
+import RPCCore
+
+/// A failed catalog operation, with the status and machine-readable reason of the contract.
+///
+/// Every write that fails with one of these has changed nothing.
+public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, CustomStringConvertible {
+    public let rpcError: RPCError
+
+    private init(_ code: StatusCode, _ message: String, reason: String, field: String? = nil, details: [String: JSONValue]? = nil) {
+        rpcError = RPCError(code, message, detail: ErrorDetail(reason: reason, field: field, details: details))
+    }
+
+    public var description: String { rpcError.description }
+
+    /// The machine-readable reason, e.g. `duplicateName`.
+    public var reason: String { rpcError.detail?.reason ?? "" }
+
+    /// NOT_FOUND `notFound` with `details.id`.
+    public static func notFound(_ kind: String, id: Int64) -> CatalogError {
+        CatalogError(.notFound, "no \(kind) with id \(id)", reason: "notFound", details: ["id": .number(Double(id))])
+    }
+
+    /// INVALID_ARGUMENT `invalidField` naming the field.
+    public static func invalidField(_ field: String, _ message: String) -> CatalogError {
+        CatalogError(.invalidArgument, "\(field): \(message)", reason: "invalidField", field: field)
+    }
+
+    /// ALREADY_EXISTS `duplicateName` with the existing category's id.
+    public static func duplicateName(existingID: Int64) -> CatalogError {
+        CatalogError(
+            .alreadyExists, "a category with this name already exists", reason: "duplicateName", field: "name",
+            details: ["id": .number(Double(existingID))])
+    }
+
+    /// ABORTED `revisionMismatch`.
+    public static func revisionMismatch(expected: Int64, actual: Int64) -> CatalogError {
+        CatalogError(
+            .aborted, "revision is \(actual), not \(expected)", reason: "revisionMismatch", field: "expectedRevision",
+            details: ["revision": .number(Double(actual))])
+    }
+
+    /// FAILED_PRECONDITION `defaultCategory`: a default category cannot be deleted or merged away.
+    public static func defaultCategory(id: Int64) -> CatalogError {
+        CatalogError(
+            .failedPrecondition, "category \(id) is a default category", reason: "defaultCategory",
+            details: ["id": .number(Double(id))])
+    }
+
+    /// FAILED_PRECONDITION `lastCategory`.
+    public static var lastCategory: CatalogError {
+        CatalogError(.failedPrecondition, "the last category cannot be deleted", reason: "lastCategory")
+    }
+
+    /// FAILED_PRECONDITION `categoryNotEmpty` with `details.itemCount`.
+    public static func categoryNotEmpty(itemCount: Int) -> CatalogError {
+        CatalogError(
+            .failedPrecondition, "the category holds \(itemCount) items", reason: "categoryNotEmpty", field: "items",
+            details: ["itemCount": .number(Double(itemCount))])
+    }
+
+    /// INVALID_ARGUMENT `moveToRequired`.
+    public static var moveToRequired: CatalogError {
+        CatalogError(.invalidArgument, "items: move needs moveTo", reason: "moveToRequired", field: "moveTo")
+    }
+
+    /// FAILED_PRECONDITION `alreadyFirst`.
+    public static var alreadyFirst: CatalogError {
+        CatalogError(.failedPrecondition, "the category is already first", reason: "alreadyFirst", field: "direction")
+    }
+
+    /// FAILED_PRECONDITION `alreadyLast`.
+    public static var alreadyLast: CatalogError {
+        CatalogError(.failedPrecondition, "the category is already last", reason: "alreadyLast", field: "direction")
+    }
+
+    /// INTERNAL: the store failed (I/O, corruption); the message is safe to show.
+    public static func storage(_ message: String) -> CatalogError {
+        CatalogError(.internalError, "storage failure: \(message)", reason: "storage")
+    }
+}
