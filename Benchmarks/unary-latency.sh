@@ -44,6 +44,7 @@ echo "# $(nproc) cores, h2load -D $D --warm-up-time $W -c $C -m $M -t 1, $ROUNDS
 for round in $(seq "$ROUNDS"); do
   for t in "${targets[@]}"; do
     IFS='|' read -r label port ct path body <<<"$t"
+    rm -f "$tmp/latency.log"   # h2load appends to its log file
     out=$(h2load -D "$D" --warm-up-time "$W" -c "$C" -m "$M" -t 1 -H "content-type: $ct" -H "te: trailers" \
       -d "$body" --log-file "$tmp/latency.log" "http://127.0.0.1:$port$path" 2>&1)
     rps=$(awk '/^finished in/ {print $4}' <<<"$out" | tr -d ,)
