@@ -8,17 +8,18 @@
 # HOLD_S seconds. The path is fixed in fanout.c; the filter id is configurable. Idle mode does not
 # create the filter, so a one-subscriber `fanout --changes 0` run first does Filters/Get, and
 # Filters/Define (4 options) when NOT_FOUND; the "before" RSS is read after that run.
-# Environment (defaults): SUBSCRIBERS=10000 CONNECTIONS=100 HOLD_S=10 FILTER=bench
+# With RPC=health (the default until the Filters service exists) the streams are
+# grpc.health.v1.Health/Watch calls held open by h2load (SUBSCRIBERS requests, CONNECTIONS
+# connections, SUBSCRIBERS/CONNECTIONS streams each); the holding RSS is read once it stops growing.
+# Environment (defaults): RPC=health|filters SUBSCRIBERS=10000 CONNECTIONS=100 HOLD_S=10 FILTER=bench
 #   CT=application/grpc BATCH=0 (open the streams BATCH at a time) TOKEN= (Bearer, for Define/Watch)
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 peers=$root/../shared/peers
 SUBSCRIBERS=${SUBSCRIBERS:-10000} CONNECTIONS=${CONNECTIONS:-100} HOLD_S=${HOLD_S:-10}
-FILTER=${FILTER:-bench} CT=${CT:-application/grpc} BATCH=${BATCH:-0}
+FILTER=${FILTER:-bench} CT=${CT:-application/grpc} BATCH=${BATCH:-0} RPC=${RPC:-health}
 cd "$root"
 swift build -c release --product catalogd
-make -s -C "$peers/fanout"
-fanout=$peers/fanout/fanout
 
 tmpdir=$(mktemp -d)
 pids=()
@@ -35,6 +36,26 @@ for _ in $(seq 150); do (exec 3<>/dev/tcp/127.0.0.1/50051) 2>/dev/null && break;
 (exec 3<>/dev/tcp/127.0.0.1/50051) 2>/dev/null || {
   echo "catalogd not listening on 127.0.0.1:50051; its log:" >&2; tail -n 20 "$tmpdir/catalogd.log" >&2; exit 1; }
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$server/status"; }
+
+if [ "$RPC" = health ]; then
+  printf '\x00\x00\x00\x00\x02{}' > "$tmpdir/watch.req"
+  before=$(rss_kib)
+  h2load -n "$SUBSCRIBERS" -c "$CONNECTIONS" -m $((SUBSCRIBERS / CONNECTIONS)) -H "content-type: $CT" -H 'te: trailers' \
+    -d "$tmpdir/watch.req" http://127.0.0.1:50051/grpc.health.v1.Health/Watch > "$tmpdir/h2load.log" 2>&1 & pids+=($!)
+  last=0 holding=0
+  for _ in $(seq 120); do  # every stream answered its first message once RSS stops growing
+    sleep 0.5; holding=$(rss_kib)
+    [ "$holding" = "$last" ] && [ "$holding" -gt "$before" ] && break
+    last=$holding
+  done
+  connections=$(ss -tn state established '( sport = :50051 )' | tail -n +2 | wc -l)
+  echo "streams=$SUBSCRIBERS connections=$connections rss_before_kib=$before rss_holding_kib=$holding" \
+    "per_stream_bytes=$(( (holding - before) * 1024 / SUBSCRIBERS ))"
+  exit 0
+fi
+
+make -s -C "$peers/fanout"
+fanout=$peers/fanout/fanout
 
 common=(--target 127.0.0.1:50051 --content-type "$CT" --filter "$FILTER")
 [ -n "${TOKEN:-}" ] && common+=(--token "$TOKEN")
