@@ -85,7 +85,7 @@ public struct Route: Sendable {
     /// handler. Errors become the call's status.
     public func run(_ stream: any ServerCallStream) async {
         let context = ServerContext(method: descriptor, head: stream.head)
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup { group in
             group.addTask {
                 do {
                     try await body(stream, context)
