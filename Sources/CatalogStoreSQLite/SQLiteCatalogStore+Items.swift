@@ -5,6 +5,57 @@ import GRDB
 
 extension SQLiteCatalogStore {
     public func listItems(_ query: ItemQuery) async throws(CatalogError) -> ListItemsResponse {
+        let plan = try Self.itemListPlan(query)
+        let pageSize = query.pageSize
+        let sort = query.sort
+        let descending = query.descending
+        return try await read { db in
+            let total = try Int.fetchOne(db, sql: plan.count.sql, arguments: plan.count.arguments) ?? 0
+            var rows: [Row] = []
+            for segment in plan.segments where rows.count <= pageSize {
+                rows += try Row.fetchAll(db, sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - rows.count])
+            }
+            let page = rows.prefix(pageSize)
+            var next: String?
+            if rows.count > pageSize, let last = page.last {
+                let column = plan.column
+                let token: PageToken
+                switch sort {
+                case .title, .createdAt:
+                    token = PageToken(
+                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: last[column], number: nil,
+                        id: last["id"])
+                case .price:
+                    token = PageToken(
+                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: nil, number: last[column],
+                        id: last["id"])
+                }
+                next = token.encoded()
+            }
+            return ListItemsResponse(items: page.map(Self.item), nextPageToken: next, totalCount: total)
+        }
+    }
+
+    /// One SQL statement and its arguments.
+    struct Statement: Sendable {
+        var sql: String
+        var arguments: StatementArguments
+    }
+
+    /// How `listItems` reads: the count of the filtered set, then page segments read in order, each
+    /// taking a final `LIMIT ?` argument, until the page is full.
+    struct ItemListPlan: Sendable {
+        var count: Statement
+        var segments: [Statement]
+        /// The sort column, whose value (with the id) the next page token holds.
+        var column: String
+        /// The filters, for telling a token of another query.
+        var filter: String
+    }
+
+    /// Every ordering is one an index serves in either direction: `(categoryId?, key, id)`. Price
+    /// reads the priced items first, then those without a price (last in both directions) by id.
+    static func itemListPlan(_ query: ItemQuery) throws(CatalogError) -> ItemListPlan {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         if let categoryID = query.categoryID {
@@ -23,75 +74,56 @@ extension SQLiteCatalogStore {
         let filter = [query.categoryID.map { String($0) }, query.level, search]
             .map { $0.map { "\($0.utf8.count):\($0)" } ?? "-" }
             .joined(separator: "|")
-        let countConditions = conditions
-        let countArguments = arguments
-
-        let descending = query.descending
-        let comparison = descending ? "<" : ">"
-        let direction = descending ? "DESC" : "ASC"
-        let column: String
-        let order: String
-        switch query.sort {
-        case .title:
-            column = "titleKey"
-            order = "titleKey \(direction), id \(direction)"
-        case .createdAt:
-            column = "createdAt"
-            order = "createdAt \(direction), id \(direction)"
-        case .price:
-            column = "priceMinorUnits"
-            order = "priceMinorUnits IS NULL, priceMinorUnits \(direction), id \(direction)"
+        func statement(_ extra: [String], _ extraArguments: StatementArguments, order: String?) -> Statement {
+            let all = conditions + extra
+            var sql = "SELECT \(order == nil ? "COUNT(*)" : "*") FROM item"
+            if !all.isEmpty { sql += " WHERE " + all.joined(separator: " AND ") }
+            if let order { sql += " ORDER BY \(order) LIMIT ?" }
+            return Statement(sql: sql, arguments: arguments + extraArguments)
         }
+        let count = statement([], [], order: nil)
+
+        var token: PageToken?
         if let encoded = query.pageToken {
-            guard let token = PageToken(encoded: encoded) else {
+            guard let decoded = PageToken(encoded: encoded) else {
                 throw CatalogError.invalidField("pageToken", "is not a page token")
             }
-            guard token.sort == query.sort.rawValue, token.descending == descending, token.filter == filter else {
+            guard decoded.sort == query.sort.rawValue, decoded.descending == query.descending, decoded.filter == filter
+            else {
                 throw CatalogError.invalidField("pageToken", "belongs to a different query")
             }
-            switch query.sort {
-            case .title, .createdAt:
-                guard let text = token.text else { throw CatalogError.invalidField("pageToken", "is not a page token") }
-                conditions.append("(\(column), id) \(comparison) (?, ?)")
-                arguments += [text, token.id]
-            case .price:
-                if let number = token.number {
-                    conditions.append("(priceMinorUnits IS NULL OR (priceMinorUnits, id) \(comparison) (?, ?))")
-                    arguments += [number, token.id]
+            token = decoded
+        }
+        let comparison = query.descending ? "<" : ">"
+        let direction = query.descending ? "DESC" : "ASC"
+        switch query.sort {
+        case .title, .createdAt:
+            let column = query.sort == .title ? "titleKey" : "createdAt"
+            let order = "\(column) \(direction), id \(direction)"
+            guard let token else {
+                return ItemListPlan(count: count, segments: [statement([], [], order: order)], column: column, filter: filter)
+            }
+            guard let text = token.text else { throw CatalogError.invalidField("pageToken", "is not a page token") }
+            let segment = statement(["(\(column), id) \(comparison) (?, ?)"], [text, token.id], order: order)
+            return ItemListPlan(count: count, segments: [segment], column: column, filter: filter)
+        case .price:
+            let column = "priceMinorUnits"
+            let pricedOrder = "priceMinorUnits \(direction), id \(direction)"
+            let unpricedOrder = "id \(direction)"
+            var segments: [Statement] = []
+            if let token, token.number == nil {
+                // Already among the items without a price.
+                segments.append(statement(["priceMinorUnits IS NULL", "id \(comparison) ?"], [token.id], order: unpricedOrder))
+            } else {
+                if let token, let number = token.number {
+                    segments.append(
+                        statement(["(priceMinorUnits, id) \(comparison) (?, ?)"], [number, token.id], order: pricedOrder))
                 } else {
-                    conditions.append("(priceMinorUnits IS NULL AND id \(comparison) ?)")
-                    arguments += [token.id]
+                    segments.append(statement(["priceMinorUnits IS NOT NULL"], [], order: pricedOrder))
                 }
+                segments.append(statement(["priceMinorUnits IS NULL"], [], order: unpricedOrder))
             }
-        }
-        func whereClause(_ conditions: [String]) -> String {
-            conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        }
-        let countSQL = "SELECT COUNT(*) FROM item \(whereClause(countConditions))"
-        let pageSQL = "SELECT * FROM item \(whereClause(conditions)) ORDER BY \(order) LIMIT ?"
-        let pageArguments = arguments + [query.pageSize + 1]
-        let pageSize = query.pageSize
-        let sort = query.sort
-        return try await read { db in
-            let total = try Int.fetchOne(db, sql: countSQL, arguments: countArguments) ?? 0
-            let rows = try Row.fetchAll(db, sql: pageSQL, arguments: pageArguments)
-            let page = rows.prefix(pageSize)
-            var next: String?
-            if rows.count > pageSize, let last = page.last {
-                let token: PageToken
-                switch sort {
-                case .title, .createdAt:
-                    token = PageToken(
-                        sort: sort.rawValue, descending: descending, filter: filter, text: last[column], number: nil,
-                        id: last["id"])
-                case .price:
-                    token = PageToken(
-                        sort: sort.rawValue, descending: descending, filter: filter, text: nil, number: last[column],
-                        id: last["id"])
-                }
-                next = token.encoded()
-            }
-            return ListItemsResponse(items: page.map(Self.item), nextPageToken: next, totalCount: total)
+            return ItemListPlan(count: count, segments: segments, column: column, filter: filter)
         }
     }
 
