@@ -9,7 +9,9 @@ extension SQLiteCatalogStore {
     public func listCategories(_ query: CategoryQuery) async throws(CatalogError) -> [Category] {
         var conditions: [String] = []
         var arguments: StatementArguments = []
-        if let search = query.search.map(Folding.slugFolded), !search.isEmpty {
+        if let search = query.search.map({ Folding.slugFolded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+            !search.isEmpty
+        {
             conditions.append("instr(slug, ?) > 0")
             arguments += [search]
         }

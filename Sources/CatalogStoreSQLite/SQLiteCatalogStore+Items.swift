@@ -66,7 +66,8 @@ extension SQLiteCatalogStore {
             conditions.append("level = ?")
             arguments += [level]
         }
-        let search = query.search.map(Folding.folded).flatMap { $0.isEmpty ? nil : $0 }
+        let search = query.search.map { Folding.folded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            .flatMap { $0.isEmpty ? nil : $0 }
         if let search {
             conditions.append("instr(searchText, ?) > 0")
             arguments += [search]

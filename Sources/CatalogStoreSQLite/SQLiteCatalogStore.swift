@@ -18,6 +18,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
+        } catch let error as DatabaseError {
+            throw CatalogError.storage("cannot open the database at \(path): \(error.resultCode)")
         } catch {
             throw Self.mapError(error)
         }

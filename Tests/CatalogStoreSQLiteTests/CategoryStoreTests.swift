@@ -115,6 +115,7 @@ struct CategoryStoreTests {
         _ = try await store.createItem(ItemDraft(title: "C", categoryID: categories[3].id))
         try await assertInvariants(store)
         #expect(try await store.listCategories(CategoryQuery(search: "AM")).map(\.name) == ["Family", "Games"])
+        #expect(try await store.listCategories(CategoryQuery(search: " ily ")).map(\.name) == ["Family"])
         #expect(try await store.listCategories(CategoryQuery(hideEmpty: true)).map(\.name) == ["Games", "Sports"])
         #expect(
             try await store.listCategories(CategoryQuery(sort: .name)).map(\.name) == ["Cars", "Family", "Games", "Sports"])
@@ -251,5 +252,16 @@ struct DeleteCategoryTests {
         }
         let last = try await store.category(id: films.id)
         #expect(last.position == 0)
+    }
+}
+
+@Suite("SQLite store: opening")
+struct OpeningTests {
+    @Test("a database that cannot be opened is a storage error naming the path")
+    func unopenable() throws {
+        let path = "/nonexistent-\(UUID().uuidString)/catalog.sqlite"
+        let error = #expect(throws: CatalogError.self) { try SQLiteCatalogStore(path: path) }
+        #expect(error?.reason == "storage")
+        #expect(error?.description.contains(path) == true)
     }
 }

@@ -77,6 +77,7 @@ struct ItemStoreTests {
         #expect(search.items.map(\.id) == [generative.id])
         #expect(search.totalCount == 1)
         #expect(try await store.listItems(ItemQuery(search: "GÉNÉ")).items.map(\.id) == [generative.id])
+        #expect(try await store.listItems(ItemQuery(search: "  ia gen ")).items.map(\.id) == [generative.id])
         #expect(try await store.listItems(ItemQuery(search: "eleve")).items.map(\.id) == [summary.id])
         #expect(try await store.listItems(ItemQuery(level: "Débutant")).totalCount == 2)
         #expect(try await store.listItems(ItemQuery(categoryID: family.id)).items.map(\.id) == [generative.id])

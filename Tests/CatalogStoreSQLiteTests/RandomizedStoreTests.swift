@@ -12,6 +12,7 @@ struct RandomizedStoreTests {
         let store = try makeStore()
         var random = SeededGenerator(seed: seed)
         let names = ["Books", "Films", "Music", "Art", "Food", "Travel", "Family", "Cars"]
+        var outcomes = (succeeded: 0, failed: 0)
         for step in 0..<300 {
             let categories = try await store.listCategories(CategoryQuery()).map(\.id)
             let items = try await store.listItems(ItemQuery(pageSize: 500)).items.map(\.id)
@@ -76,10 +77,14 @@ struct RandomizedStoreTests {
                 failed = true
                 #expect(error.reason != "storage", "step \(step): \(error)")
             }
+            if failed { outcomes.failed += 1 } else { outcomes.succeeded += 1 }
             if failed || usedDryRun {
                 #expect(try await snapshot(store) == before, "step \(step) changed the store without succeeding")
             }
             try await assertInvariants(store)
         }
+        // Both kinds of outcome were exercised.
+        #expect(outcomes.succeeded > 100, "\(outcomes)")
+        #expect(outcomes.failed > 20, "\(outcomes)")
     }
 }
