@@ -78,7 +78,8 @@ extension SQLiteCatalogStore {
         }
     }
 
-    public func updateCategory(id: Int64, _ changes: CategoryChanges, expectedRevision: Int64?) async throws(CatalogError)
+    public func updateCategory(id: Int64, _ changes: CategoryChanges, expectedRevision: Int64?)
+        async throws(CatalogError)
         -> Category
     {
         try await write { db in
@@ -137,7 +138,8 @@ extension SQLiteCatalogStore {
             }
             try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [category.id])
             try db.execute(
-                sql: "UPDATE category SET position = position - 1, revision = revision + 1, updatedAt = ? WHERE position > ?",
+                sql:
+                    "UPDATE category SET position = position - 1, revision = revision + 1, updatedAt = ? WHERE position > ?",
                 arguments: [now, category.position])
             return response
         }
@@ -223,7 +225,8 @@ extension SQLiteCatalogStore {
             let ids = itemIDs.filter { seen.insert($0).inserted }
             var current: [(id: Int64, categoryID: Int64?)] = []
             for id in ids {
-                guard let row = try Row.fetchOne(db, sql: "SELECT categoryId FROM item WHERE id = ?", arguments: [id]) else {
+                guard let row = try Row.fetchOne(db, sql: "SELECT categoryId FROM item WHERE id = ?", arguments: [id])
+                else {
                     throw CatalogError.notFound("item", id: id)
                 }
                 current.append((id, row["categoryId"]))
@@ -270,9 +273,12 @@ extension SQLiteCatalogStore {
                 try Self.compactPositions(db, now: now)
             }
             for record in records {
-                if let row = try Row.fetchOne(db, sql: "SELECT * FROM category WHERE slug = ?", arguments: [record.name.slug]) {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM category WHERE slug = ?", arguments: [record.name.slug])
+                {
                     let existing = Self.category(row)
-                    if existing.name == record.name.name && existing.color == record.color && existing.icon == record.icon
+                    if existing.name == record.name.name && existing.color == record.color
+                        && existing.icon == record.icon
                         && existing.isDefault == record.isDefault
                     {
                         response.unchanged += 1
@@ -283,7 +289,9 @@ extension SQLiteCatalogStore {
                                     updatedAt = ?
                                 WHERE id = ?
                                 """,
-                            arguments: [record.name.name, record.color, record.icon, record.isDefault, now, existing.id])
+                            arguments: [
+                                record.name.name, record.color, record.icon, record.isDefault, now, existing.id,
+                            ])
                         response.updated += 1
                     }
                 } else {
@@ -352,7 +360,8 @@ extension SQLiteCatalogStore {
         if moved > 0 {
             try db.execute(sql: "UPDATE category SET itemCount = itemCount - ? WHERE id = ?", arguments: [moved, from])
             if let to {
-                try db.execute(sql: "UPDATE category SET itemCount = itemCount + ? WHERE id = ?", arguments: [moved, to])
+                try db.execute(
+                    sql: "UPDATE category SET itemCount = itemCount + ? WHERE id = ?", arguments: [moved, to])
             }
         }
         return moved

@@ -13,7 +13,8 @@ extension SQLiteCatalogStore {
             let total = try Int.fetchOne(db, sql: plan.count.sql, arguments: plan.count.arguments) ?? 0
             var rows: [Row] = []
             for segment in plan.segments where rows.count <= pageSize {
-                rows += try Row.fetchAll(db, sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - rows.count])
+                rows += try Row.fetchAll(
+                    db, sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - rows.count])
             }
             let page = rows.prefix(pageSize)
             var next: String?
@@ -23,11 +24,13 @@ extension SQLiteCatalogStore {
                 switch sort {
                 case .title, .createdAt:
                     token = PageToken(
-                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: last[column], number: nil,
+                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: last[column],
+                        number: nil,
                         id: last["id"])
                 case .price:
                     token = PageToken(
-                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: nil, number: last[column],
+                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: nil,
+                        number: last[column],
                         id: last["id"])
                 }
                 next = token.encoded()
@@ -102,7 +105,8 @@ extension SQLiteCatalogStore {
             let column = query.sort == .title ? "titleKey" : "createdAt"
             let order = "\(column) \(direction), id \(direction)"
             guard let token else {
-                return ItemListPlan(count: count, segments: [statement([], [], order: order)], column: column, filter: filter)
+                return ItemListPlan(
+                    count: count, segments: [statement([], [], order: order)], column: column, filter: filter)
             }
             guard let text = token.text else { throw CatalogError.invalidField("pageToken", "is not a page token") }
             let segment = statement(["(\(column), id) \(comparison) (?, ?)"], [text, token.id], order: order)
@@ -114,11 +118,13 @@ extension SQLiteCatalogStore {
             var segments: [Statement] = []
             if let token, token.number == nil {
                 // Already among the items without a price.
-                segments.append(statement(["priceMinorUnits IS NULL", "id \(comparison) ?"], [token.id], order: unpricedOrder))
+                segments.append(
+                    statement(["priceMinorUnits IS NULL", "id \(comparison) ?"], [token.id], order: unpricedOrder))
             } else {
                 if let token, let number = token.number {
                     segments.append(
-                        statement(["(priceMinorUnits, id) \(comparison) (?, ?)"], [number, token.id], order: pricedOrder))
+                        statement(
+                            ["(priceMinorUnits, id) \(comparison) (?, ?)"], [number, token.id], order: pricedOrder))
                 } else {
                     segments.append(statement(["priceMinorUnits IS NOT NULL"], [], order: pricedOrder))
                 }
@@ -150,7 +156,8 @@ extension SQLiteCatalogStore {
                 ])
             let id = db.lastInsertedRowID
             if let categoryID = draft.categoryID {
-                try db.execute(sql: "UPDATE category SET itemCount = itemCount + 1 WHERE id = ?", arguments: [categoryID])
+                try db.execute(
+                    sql: "UPDATE category SET itemCount = itemCount + 1 WHERE id = ?", arguments: [categoryID])
             }
             return try Self.fetchItem(db, id: id)
         }
@@ -187,7 +194,8 @@ extension SQLiteCatalogStore {
                     """,
                 arguments: [
                     updated.title, updated.summary, updated.level, updated.duration, updated.price?.amount,
-                    updated.price?.currency, try Self.priceKey(updated.price), updated.imageURL, Folding.folded(updated.title),
+                    updated.price?.currency, try Self.priceKey(updated.price), updated.imageURL,
+                    Folding.folded(updated.title),
                     Self.searchText(title: updated.title, summary: updated.summary), now, id,
                 ])
             return try Self.fetchItem(db, id: id)
@@ -199,7 +207,8 @@ extension SQLiteCatalogStore {
             let item = try Self.fetchItem(db, id: id)
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
             if let categoryID = item.categoryId {
-                try db.execute(sql: "UPDATE category SET itemCount = itemCount - 1 WHERE id = ?", arguments: [categoryID])
+                try db.execute(
+                    sql: "UPDATE category SET itemCount = itemCount - 1 WHERE id = ?", arguments: [categoryID])
             }
         }
     }

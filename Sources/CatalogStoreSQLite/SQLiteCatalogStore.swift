@@ -37,7 +37,9 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     }
 
     /// Runs `body` in one write transaction, committed unless `dryRun` (then rolled back).
-    func write<T: Sendable>(dryRun: Bool = false, _ body: @Sendable (Database) throws -> T) async throws(CatalogError) -> T {
+    func write<T: Sendable>(dryRun: Bool = false, _ body: @Sendable (Database) throws -> T) async throws(CatalogError)
+        -> T
+    {
         do {
             if !dryRun {
                 return try await database.write(body)

@@ -99,7 +99,8 @@ struct CategoryOperationTests {
         #expect(response.target.itemCount == 4)
         #expect(response.target.position == 4)
         #expect(response.target.revision == 2)  // its position changed from 6 to 4
-        #expect(try await store.listCategories(CategoryQuery()).map(\.name) == ["Family", "Cars", "Games", "Sports", "C"])
+        #expect(
+            try await store.listCategories(CategoryQuery()).map(\.name) == ["Family", "Cars", "Games", "Sports", "C"])
         // The merge into the default Family of a non-default works.
         _ = try await store.mergeCategories(sourceIDs: [c.id], into: family.id, dryRun: false)
         try await assertInvariants(store)
@@ -191,7 +192,10 @@ struct CategoryOperationTests {
         let records = try await store.exportCategories()
         #expect(records.map(\.name) == ["Books", "Family", "Cars", "Games", "Sports"])
         #expect(records.map(\.position) == [0, 1, 2, 3, 4])
-        #expect(records[0] == CategoryRecord(name: "Books", color: CategoryPalette.palette[4], icon: "book", position: 0, isDefault: false))
+        #expect(
+            records[0]
+                == CategoryRecord(
+                    name: "Books", color: CategoryPalette.palette[4], icon: "book", position: 0, isDefault: false))
         try await assertInvariants(store)
     }
 
@@ -200,11 +204,13 @@ struct CategoryOperationTests {
         let store = try makeStore()
         let exported = try await store.exportCategories()
         var records = exported.map {
-            CategoryImport(name: name($0.name), color: $0.color, icon: $0.icon, position: $0.position, isDefault: $0.isDefault)
+            CategoryImport(
+                name: name($0.name), color: $0.color, icon: $0.icon, position: $0.position, isDefault: $0.isDefault)
         }
         records[1].color = "#000000"  // Cars changes
         records.append(CategoryImport(name: name("Zebra"), color: "#111111", position: 9, isDefault: false))
-        records.append(CategoryImport(name: name("Apple"), color: "#222222", icon: "apple", position: 0, isDefault: false))
+        records.append(
+            CategoryImport(name: name("Apple"), color: "#222222", icon: "apple", position: 0, isDefault: false))
 
         let dry = try await expectNoChange(store) { () async throws(CatalogError) in
             try await store.importCategories(records, mode: .merge, dryRun: true)
@@ -245,8 +251,13 @@ struct CategoryOperationTests {
         let response = try await store.importCategories(records, mode: .replace, dryRun: false)
         try await assertInvariants(store)
         #expect(response == dry)
-        #expect(try await store.listCategories(CategoryQuery()).map(\.name) == ["Family", "Cars", "Games", "Sports", "Films", "Music"])
+        #expect(
+            try await store.listCategories(CategoryQuery()).map(\.name) == [
+                "Family", "Cars", "Games", "Sports", "Films", "Music",
+            ])
         #expect(try await store.item(id: item.id).categoryId == nil)
-        try await expectFailure(store, "notFound") { () async throws(CatalogError) in try await store.category(id: books.id) }
+        try await expectFailure(store, "notFound") { () async throws(CatalogError) in
+            try await store.category(id: books.id)
+        }
     }
 }

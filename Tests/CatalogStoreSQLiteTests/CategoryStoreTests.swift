@@ -30,7 +30,10 @@ struct CategoryStoreTests {
             _ = try await store.createCategory(CategoryDraft(name: name("Books")))
         }
         let store = try SQLiteCatalogStore(path: path)
-        #expect(try await store.listCategories(CategoryQuery()).map(\.name) == ["Family", "Cars", "Games", "Sports", "Books"])
+        #expect(
+            try await store.listCategories(CategoryQuery()).map(\.name) == [
+                "Family", "Cars", "Games", "Sports", "Books",
+            ])
         try await assertInvariants(store)
     }
 
@@ -92,7 +95,8 @@ struct CategoryStoreTests {
         #expect(renamed.icon == "car.fill")
         #expect(renamed.revision == 2)
         #expect(renamed.updatedAt >= cars.updatedAt)
-        let same = try await store.updateCategory(id: cars.id, CategoryChanges(name: name("Fast Cars")), expectedRevision: nil)
+        let same = try await store.updateCategory(
+            id: cars.id, CategoryChanges(name: name("Fast Cars")), expectedRevision: nil)
         #expect(same.revision == 2)
         let cleared = try await store.updateCategory(
             id: cars.id, CategoryChanges(icon: .clear, isDefault: false), expectedRevision: 2)
@@ -118,7 +122,9 @@ struct CategoryStoreTests {
         #expect(try await store.listCategories(CategoryQuery(search: " ily ")).map(\.name) == ["Family"])
         #expect(try await store.listCategories(CategoryQuery(hideEmpty: true)).map(\.name) == ["Games", "Sports"])
         #expect(
-            try await store.listCategories(CategoryQuery(sort: .name)).map(\.name) == ["Cars", "Family", "Games", "Sports"])
+            try await store.listCategories(CategoryQuery(sort: .name)).map(\.name) == [
+                "Cars", "Family", "Games", "Sports",
+            ])
         #expect(
             try await store.listCategories(CategoryQuery(sort: .itemCount, descending: true)).map(\.name)
                 == ["Games", "Sports", "Family", "Cars"])
@@ -176,7 +182,9 @@ struct DeleteCategoryTests {
         let response = try await store.deleteCategory(CategoryDeletion(id: books.id, items: .delete))
         try await assertInvariants(store)
         #expect(response == dry)
-        try await expectFailure(store, "notFound") { () async throws(CatalogError) in try await store.item(id: items[0].id) }
+        try await expectFailure(store, "notFound") { () async throws(CatalogError) in
+            try await store.item(id: items[0].id)
+        }
     }
 
     @Test("unassign policy keeps the items without a category")
@@ -236,7 +244,8 @@ struct DeleteCategoryTests {
         }
         // Make every category deletable, then delete down to one.
         for category in try await store.listCategories(CategoryQuery()) where category.isDefault {
-            _ = try await store.updateCategory(id: category.id, CategoryChanges(isDefault: false), expectedRevision: nil)
+            _ = try await store.updateCategory(
+                id: category.id, CategoryChanges(isDefault: false), expectedRevision: nil)
         }
         _ = try await store.deleteCategory(CategoryDeletion(id: books.id, items: .delete))
         try await assertInvariants(store)

@@ -32,7 +32,8 @@ struct ItemStoreTests {
             try await store.createItem(ItemDraft(title: "x", price: Money(amount: "12,5", currency: "EUR")))
         }
 
-        let moved = try await store.updateItem(id: created.id, ItemChanges(title: "Prompting", categoryID: .set(cars.id)))
+        let moved = try await store.updateItem(
+            id: created.id, ItemChanges(title: "Prompting", categoryID: .set(cars.id)))
         try await assertInvariants(store)
         #expect(moved.title == "Prompting")
         #expect(moved.summary == "Bien écrire")
@@ -91,7 +92,8 @@ struct ItemStoreTests {
     @Test("list sorts by title, price (no price last) and creation, either way")
     func sorting() async throws {
         let store = try makeStore()
-        let banana = try await store.createItem(ItemDraft(title: "banana", price: Money(amount: "10.50", currency: "EUR")))
+        let banana = try await store.createItem(
+            ItemDraft(title: "banana", price: Money(amount: "10.50", currency: "EUR")))
         let apple = try await store.createItem(ItemDraft(title: "Apple", price: Money(amount: "9.99", currency: "EUR")))
         let cherry = try await store.createItem(ItemDraft(title: "Çherry"))
         let date = try await store.createItem(ItemDraft(title: "date", price: Money(amount: "100", currency: "EUR")))

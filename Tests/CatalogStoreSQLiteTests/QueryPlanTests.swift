@@ -9,12 +9,16 @@ import Testing
 @Suite("SQLite store: query plans stay fast at scale")
 struct QueryPlanTests {
     /// The plan's steps, e.g. `SEARCH item USING INDEX item_category_price (categoryId=?)`.
-    func queryPlan(_ store: SQLiteCatalogStore, _ statement: SQLiteCatalogStore.Statement, limit: Bool = true) async throws
+    func queryPlan(_ store: SQLiteCatalogStore, _ statement: SQLiteCatalogStore.Statement, limit: Bool = true)
+        async throws
         -> [String]
     {
         try await store.database.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: limit ? statement.arguments + [51] : statement.arguments)
-                .map { $0["detail"] as String }
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + statement.sql,
+                arguments: limit ? statement.arguments + [51] : statement.arguments
+            )
+            .map { $0["detail"] as String }
         }
     }
 
@@ -23,9 +27,12 @@ struct QueryPlanTests {
         let store = try makeStore()
         let first = try await store.createItem(ItemDraft(title: "a", price: Money(amount: "1.00", currency: "EUR")))
         let tokens: [ItemSort: [String]] = [
-            .title: [PageToken(sort: "title", descending: false, filter: "", text: "a", number: nil, id: first.id).encoded()],
+            .title: [
+                PageToken(sort: "title", descending: false, filter: "", text: "a", number: nil, id: first.id).encoded()
+            ],
             .createdAt: [
-                PageToken(sort: "createdAt", descending: false, filter: "", text: "2026", number: nil, id: first.id).encoded()
+                PageToken(sort: "createdAt", descending: false, filter: "", text: "2026", number: nil, id: first.id)
+                    .encoded()
             ],
             .price: [
                 PageToken(sort: "price", descending: false, filter: "", text: nil, number: 100, id: first.id).encoded(),
@@ -42,7 +49,9 @@ struct QueryPlanTests {
                         decoded.descending = descending
                         decoded.filter = categoryID.map { "1:\($0)|-|-" } ?? "-|-|-"
                         queries.append(
-                            ItemQuery(categoryID: categoryID, sort: sort, descending: descending, pageToken: decoded.encoded()))
+                            ItemQuery(
+                                categoryID: categoryID, sort: sort, descending: descending, pageToken: decoded.encoded()
+                            ))
                     }
                     for query in queries {
                         let plan = try SQLiteCatalogStore.itemListPlan(query)

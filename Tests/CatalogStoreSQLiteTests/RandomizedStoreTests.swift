@@ -21,7 +21,8 @@ struct RandomizedStoreTests {
                 Int.random(in: 0..<10, using: &random) == 0 ? 9999 : categories.randomElement(using: &random)!
             }
             func itemID() -> Int64 {
-                Int.random(in: 0..<10, using: &random) == 0 || items.isEmpty ? 8888 : items.randomElement(using: &random)!
+                Int.random(in: 0..<10, using: &random) == 0 || items.isEmpty
+                    ? 8888 : items.randomElement(using: &random)!
             }
             let before = try await snapshot(store)
             let dryRun = Bool.random(using: &random) && Bool.random(using: &random)
@@ -40,7 +41,8 @@ struct RandomizedStoreTests {
                     usedDryRun = dryRun
                     _ = try await store.deleteCategory(
                         CategoryDeletion(
-                            id: categoryID(), items: policy, moveTo: policy == .move ? categoryID() : nil, dryRun: dryRun))
+                            id: categoryID(), items: policy, moveTo: policy == .move ? categoryID() : nil,
+                            dryRun: dryRun))
                 case 3:
                     let target: MoveTarget =
                         Bool.random(using: &random)
@@ -62,7 +64,8 @@ struct RandomizedStoreTests {
                         ItemDraft(title: "item \(step)", categoryID: Bool.random(using: &random) ? categoryID() : nil))
                 case 9:
                     _ = try await store.updateItem(
-                        id: itemID(), ItemChanges(categoryID: Bool.random(using: &random) ? .set(categoryID()) : .clear))
+                        id: itemID(), ItemChanges(categoryID: Bool.random(using: &random) ? .set(categoryID()) : .clear)
+                    )
                 case 10:
                     try await store.deleteItem(id: itemID())
                 default:

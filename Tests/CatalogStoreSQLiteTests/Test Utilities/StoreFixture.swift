@@ -23,7 +23,9 @@ struct Snapshot: Equatable, Sendable {
 func snapshot(_ store: SQLiteCatalogStore) async throws -> Snapshot {
     try await store.database.read { db in
         Snapshot(
-            categories: try Row.fetchAll(db, sql: "SELECT * FROM category ORDER BY id").map { Array($0.databaseValues) },
+            categories: try Row.fetchAll(db, sql: "SELECT * FROM category ORDER BY id").map {
+                Array($0.databaseValues)
+            },
             items: try Row.fetchAll(db, sql: "SELECT * FROM item ORDER BY id").map { Array($0.databaseValues) })
     }
 }
@@ -37,7 +39,10 @@ func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocatio
         let slugs = try String.fetchAll(db, sql: "SELECT slug FROM category")
         #expect(Set(slugs).count == slugs.count, "slugs are not unique", sourceLocation: sourceLocation)
         let dangling = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM item WHERE categoryId IS NOT NULL AND categoryId NOT IN (SELECT id FROM category)")
+            db,
+            sql:
+                "SELECT COUNT(*) FROM item WHERE categoryId IS NOT NULL AND categoryId NOT IN (SELECT id FROM category)"
+        )
         #expect(dangling == 0, "items name missing categories", sourceLocation: sourceLocation)
         let wrongCounts = try Row.fetchAll(
             db,
