@@ -1,15 +1,75 @@
 import CatalogAPI
 import CatalogServer
+import Foundation
 import GRDB
 
 /// The catalog in an SQLite file through GRDB (WAL mode, foreign keys on).
-public final class SQLiteCatalogStore: Sendable {
+///
+/// Every write runs in one transaction; a `CatalogError` thrown inside it rolls everything back.
+/// A dry run performs the same work in a transaction that is rolled back, so it answers exactly
+/// what the real call would.
+public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
 
     /// Opens (or creates) the database at `path` and migrates it.
-    public init(path: String) throws {
+    public init(path: String) throws(CatalogError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        database = try DatabasePool(path: path, configuration: configuration)
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch let error as DatabaseError {
+            throw CatalogError.storage("cannot open the database at \(path): \(error.resultCode)")
+        } catch {
+            throw Self.mapError(error)
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a read transaction (a snapshot), mapping errors.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(CatalogError) -> T {
+        do {
+            return try await database.read(body)
+        } catch {
+            throw Self.mapError(error)
+        }
+    }
+
+    /// Runs `body` in one write transaction, committed unless `dryRun` (then rolled back).
+    func write<T: Sendable>(dryRun: Bool = false, _ body: @Sendable (Database) throws -> T) async throws(CatalogError)
+        -> T
+    {
+        do {
+            if !dryRun {
+                return try await database.write(body)
+            }
+            return try await database.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction {
+                    result = try body(db)
+                    return .rollback
+                }
+                guard let result else { throw CatalogError.storage("dry run produced no result") }
+                return result
+            }
+        } catch {
+            throw Self.mapError(error)
+        }
+    }
+
+    /// Keeps catalog errors; turns anything else into a `storage` error with a safe message.
+    static func mapError(_ error: any Error) -> CatalogError {
+        if let error = error as? CatalogError { return error }
+        if let error = error as? DatabaseError {
+            if error.resultCode == .SQLITE_CONSTRAINT {
+                // The store checks every rule before writing; a constraint firing means a bug or
+                // an outside writer. Report which kind without the SQL.
+                return .storage("constraint violated (\(error.extendedResultCode))")
+            }
+            return .storage("\(error.resultCode)")
+        }
+        if error is CancellationError { return .storage("cancelled") }
+        return .storage(String(describing: type(of: error)))
     }
 }

@@ -1,0 +1,390 @@
+import CatalogAPI
+import CatalogServer
+import Foundation
+import GRDB
+
+extension SQLiteCatalogStore {
+    // MARK: Reads
+
+    public func listCategories(_ query: CategoryQuery) async throws(CatalogError) -> [Category] {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let search = query.search.map({ Folding.slugFolded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+            !search.isEmpty
+        {
+            conditions.append("instr(slug, ?) > 0")
+            arguments += [search]
+        }
+        if query.hideEmpty {
+            conditions.append("itemCount > 0")
+        }
+        let direction = query.descending ? "DESC" : "ASC"
+        let order: String
+        switch query.sort {
+        case .position: order = "position \(direction)"
+        case .name: order = "slug \(direction), position"
+        case .itemCount: order = "itemCount \(direction), position"
+        case .createdAt: order = "createdAt \(direction), id \(direction)"
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = "SELECT * FROM category \(whereClause) ORDER BY \(order)"
+        let finalArguments = arguments
+        return try await read { db in
+            try Row.fetchAll(db, sql: sql, arguments: finalArguments).map(Self.category)
+        }
+    }
+
+    public func category(id: Int64) async throws(CatalogError) -> Category {
+        try await read { db in try Self.fetchCategory(db, id: id) }
+    }
+
+    public func stats() async throws(CatalogError) -> CategoryStats {
+        try await read { db in
+            let itemCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
+            let uncategorized = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE categoryId IS NULL") ?? 0
+            let rows = try Row.fetchAll(db, sql: "SELECT id, name, itemCount FROM category ORDER BY position")
+            let entries = rows.map { row in
+                let count: Int = row["itemCount"]
+                return CategoryStats.Entry(
+                    id: row["id"], name: row["name"], itemCount: count,
+                    share: itemCount == 0 ? 0 : Double(count) / Double(itemCount))
+            }
+            return CategoryStats(
+                categoryCount: rows.count, itemCount: itemCount, uncategorizedItemCount: uncategorized,
+                emptyCategoryCount: entries.filter { $0.itemCount == 0 }.count, categories: entries)
+        }
+    }
+
+    public func exportCategories() async throws(CatalogError) -> [CategoryRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM category ORDER BY position").map { row in
+                CategoryRecord(
+                    name: row["name"], color: row["color"], icon: row["icon"], position: row["position"],
+                    isDefault: row["isDefault"])
+            }
+        }
+    }
+
+    // MARK: Writes
+
+    public func createCategory(_ draft: CategoryDraft) async throws(CatalogError) -> Category {
+        try await write { db in
+            try Self.checkSlugFree(db, draft.name.slug, except: nil)
+            let count = try Self.categoryCount(db)
+            let id = try Self.insertCategory(
+                db, name: draft.name, color: draft.color ?? CategoryPalette.color(forPosition: count), icon: draft.icon,
+                position: count, isDefault: false, now: Date())
+            return try Self.fetchCategory(db, id: id)
+        }
+    }
+
+    public func updateCategory(id: Int64, _ changes: CategoryChanges, expectedRevision: Int64?)
+        async throws(CatalogError)
+        -> Category
+    {
+        try await write { db in
+            let current = try Self.fetchCategory(db, id: id)
+            try Self.checkRevision(current, expectedRevision)
+            var updated = current
+            if let name = changes.name {
+                if name.slug != current.slug {
+                    try Self.checkSlugFree(db, name.slug, except: id)
+                }
+                updated.name = name.name
+                updated.slug = name.slug
+            }
+            if let color = changes.color { updated.color = color }
+            switch changes.icon {
+            case .unchanged: break
+            case .clear: updated.icon = nil
+            case .set(let icon): updated.icon = icon
+            }
+            if let isDefault = changes.isDefault { updated.isDefault = isDefault }
+            guard updated != current else { return current }
+            try db.execute(
+                sql: """
+                    UPDATE category SET name = ?, slug = ?, color = ?, icon = ?, isDefault = ?,
+                        revision = revision + 1, updatedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [updated.name, updated.slug, updated.color, updated.icon, updated.isDefault, Date(), id])
+            return try Self.fetchCategory(db, id: id)
+        }
+    }
+
+    public func deleteCategory(_ request: CategoryDeletion) async throws(CatalogError) -> DeleteCategoryResponse {
+        try await write(dryRun: request.dryRun) { db in
+            let category = try Self.fetchCategory(db, id: request.id)
+            try Self.checkRevision(category, request.expectedRevision)
+            if category.isDefault { throw CatalogError.defaultCategory(id: category.id) }
+            if try Self.categoryCount(db) <= 1 { throw CatalogError.lastCategory }
+            let now = Date()
+            var response = DeleteCategoryResponse(deletedItems: 0, movedItems: 0, unassignedItems: 0)
+            switch request.items {
+            case .reject:
+                if category.itemCount > 0 { throw CatalogError.categoryNotEmpty(itemCount: category.itemCount) }
+            case .delete:
+                try db.execute(sql: "DELETE FROM item WHERE categoryId = ?", arguments: [category.id])
+                response.deletedItems = db.changesCount
+            case .unassign:
+                response.unassignedItems = try Self.reassignItems(db, from: category.id, to: nil, now: now)
+            case .move:
+                guard let moveTo = request.moveTo else { throw CatalogError.moveToRequired }
+                if moveTo == category.id {
+                    throw CatalogError.invalidField("moveTo", "must name another category than the one deleted")
+                }
+                _ = try Self.fetchCategory(db, id: moveTo)
+                response.movedItems = try Self.reassignItems(db, from: category.id, to: moveTo, now: now)
+            }
+            try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [category.id])
+            try db.execute(
+                sql:
+                    "UPDATE category SET position = position - 1, revision = revision + 1, updatedAt = ? WHERE position > ?",
+                arguments: [now, category.position])
+            return response
+        }
+    }
+
+    public func moveCategory(id: Int64, to target: MoveTarget) async throws(CatalogError) -> [Category] {
+        try await write { db in
+            let category = try Self.fetchCategory(db, id: id)
+            let count = try Self.categoryCount(db)
+            let from = category.position
+            let to: Int
+            switch target {
+            case .step(.up):
+                if from == 0 { throw CatalogError.alreadyFirst }
+                to = from - 1
+            case .step(.down):
+                if from == count - 1 { throw CatalogError.alreadyLast }
+                to = from + 1
+            case .position(let position):
+                guard (0..<count).contains(position) else {
+                    throw CatalogError.invalidField("toPosition", "must be in 0...\(count - 1)")
+                }
+                to = position
+            }
+            if to != from {
+                let now = Date()
+                if to < from {
+                    try db.execute(
+                        sql: """
+                            UPDATE category SET position = position + 1, revision = revision + 1, updatedAt = ?
+                            WHERE position >= ? AND position < ?
+                            """,
+                        arguments: [now, to, from])
+                } else {
+                    try db.execute(
+                        sql: """
+                            UPDATE category SET position = position - 1, revision = revision + 1, updatedAt = ?
+                            WHERE position > ? AND position <= ?
+                            """,
+                        arguments: [now, from, to])
+                }
+                try db.execute(
+                    sql: "UPDATE category SET position = ?, revision = revision + 1, updatedAt = ? WHERE id = ?",
+                    arguments: [to, now, id])
+            }
+            return try Row.fetchAll(db, sql: "SELECT * FROM category ORDER BY position").map(Self.category)
+        }
+    }
+
+    public func mergeCategories(sourceIDs: [Int64], into targetID: Int64, dryRun: Bool) async throws(CatalogError)
+        -> MergeCategoriesResponse
+    {
+        try await write(dryRun: dryRun) { db in
+            var seen = Set<Int64>()
+            let sources = sourceIDs.filter { seen.insert($0).inserted }
+            if sources.isEmpty { throw CatalogError.invalidField("sourceIds", "must name at least one category") }
+            var sourceCategories: [Category] = []
+            for id in sources {
+                sourceCategories.append(try Self.fetchCategory(db, id: id))
+            }
+            _ = try Self.fetchCategory(db, id: targetID)
+            if sources.contains(targetID) {
+                throw CatalogError.invalidField("sourceIds", "must not contain the target \(targetID)")
+            }
+            if let defaultSource = sourceCategories.first(where: \.isDefault) {
+                throw CatalogError.defaultCategory(id: defaultSource.id)
+            }
+            let now = Date()
+            var moved = 0
+            for source in sourceCategories {
+                moved += try Self.reassignItems(db, from: source.id, to: targetID, now: now)
+                try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [source.id])
+            }
+            try Self.compactPositions(db, now: now)
+            return MergeCategoriesResponse(
+                target: try Self.fetchCategory(db, id: targetID), movedItems: moved, deletedIds: sources)
+        }
+    }
+
+    public func assignItems(_ itemIDs: [Int64], to categoryID: Int64?, dryRun: Bool) async throws(CatalogError) -> Int {
+        try await write(dryRun: dryRun) { db in
+            var seen = Set<Int64>()
+            let ids = itemIDs.filter { seen.insert($0).inserted }
+            var current: [(id: Int64, categoryID: Int64?)] = []
+            for id in ids {
+                guard let row = try Row.fetchOne(db, sql: "SELECT categoryId FROM item WHERE id = ?", arguments: [id])
+                else {
+                    throw CatalogError.notFound("item", id: id)
+                }
+                current.append((id, row["categoryId"]))
+            }
+            if let categoryID { _ = try Self.fetchCategory(db, id: categoryID) }
+            let now = Date()
+            var changed = 0
+            for item in current where item.categoryID != categoryID {
+                try Self.setItemCategory(db, itemID: item.id, from: item.categoryID, to: categoryID, now: now)
+                changed += 1
+            }
+            return changed
+        }
+    }
+
+    public func moveItems(from: Int64, to: Int64) async throws(CatalogError) -> Int {
+        try await write { db in
+            _ = try Self.fetchCategory(db, id: from)
+            _ = try Self.fetchCategory(db, id: to)
+            if from == to { return 0 }
+            return try Self.reassignItems(db, from: from, to: to, now: Date())
+        }
+    }
+
+    public func importCategories(_ records: [CategoryImport], mode: ImportMode, dryRun: Bool) async throws(CatalogError)
+        -> ImportCategoriesResponse
+    {
+        try await write(dryRun: dryRun) { db in
+            var slugs = Set<String>()
+            for record in records where !slugs.insert(record.name.slug).inserted {
+                throw CatalogError.invalidField("categories", "names \"\(record.name.name)\" more than once")
+            }
+            let now = Date()
+            var response = ImportCategoriesResponse(created: 0, updated: 0, unchanged: 0, deleted: 0)
+            if mode == .replace {
+                let doomed = try Row.fetchAll(db, sql: "SELECT id, slug FROM category WHERE isDefault = 0")
+                    .filter { !slugs.contains($0["slug"]) }
+                    .map { $0["id"] as Int64 }
+                for id in doomed {
+                    _ = try Self.reassignItems(db, from: id, to: nil, now: now)
+                    try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [id])
+                }
+                response.deleted = doomed.count
+                try Self.compactPositions(db, now: now)
+            }
+            for record in records {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM category WHERE slug = ?", arguments: [record.name.slug])
+                {
+                    let existing = Self.category(row)
+                    if existing.name == record.name.name && existing.color == record.color
+                        && existing.icon == record.icon
+                        && existing.isDefault == record.isDefault
+                    {
+                        response.unchanged += 1
+                    } else {
+                        try db.execute(
+                            sql: """
+                                UPDATE category SET name = ?, color = ?, icon = ?, isDefault = ?, revision = revision + 1,
+                                    updatedAt = ?
+                                WHERE id = ?
+                                """,
+                            arguments: [
+                                record.name.name, record.color, record.icon, record.isDefault, now, existing.id,
+                            ])
+                        response.updated += 1
+                    }
+                } else {
+                    _ = try Self.insertCategory(
+                        db, name: record.name, color: record.color, icon: record.icon,
+                        position: try Self.categoryCount(db), isDefault: record.isDefault, now: now)
+                    response.created += 1
+                }
+            }
+            if try Self.categoryCount(db) == 0 { throw CatalogError.lastCategory }
+            return response
+        }
+    }
+
+    // MARK: Helpers (inside a transaction)
+
+    static func category(_ row: Row) -> Category {
+        Category(
+            id: row["id"], name: row["name"], slug: row["slug"], color: row["color"], icon: row["icon"],
+            position: row["position"], isDefault: row["isDefault"], itemCount: row["itemCount"],
+            revision: row["revision"], createdAt: row["createdAt"], updatedAt: row["updatedAt"])
+    }
+
+    static func fetchCategory(_ db: Database, id: Int64) throws -> Category {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM category WHERE id = ?", arguments: [id]) else {
+            throw CatalogError.notFound("category", id: id)
+        }
+        return category(row)
+    }
+
+    static func categoryCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM category") ?? 0
+    }
+
+    static func checkRevision(_ category: Category, _ expected: Int64?) throws {
+        if let expected, expected != category.revision {
+            throw CatalogError.revisionMismatch(expected: expected, actual: category.revision)
+        }
+    }
+
+    static func checkSlugFree(_ db: Database, _ slug: String, except id: Int64?) throws {
+        if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM category WHERE slug = ?", arguments: [slug]),
+            existing != id
+        {
+            throw CatalogError.duplicateName(existingID: existing)
+        }
+    }
+
+    static func insertCategory(
+        _ db: Database, name: CategoryName, color: String, icon: String?, position: Int, isDefault: Bool, now: Date
+    ) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO category (name, slug, color, icon, position, isDefault, itemCount, revision, createdAt, updatedAt)
+                VALUES (?, ?, ?, ?, ?, ?, 0, 1, ?, ?)
+                """,
+            arguments: [name.name, name.slug, color, icon, position, isDefault, now, now])
+        return db.lastInsertedRowID
+    }
+
+    /// Moves every item of category `from` to `to` (`nil`: unassigned), keeping both counts; returns how many.
+    static func reassignItems(_ db: Database, from: Int64, to: Int64?, now: Date) throws -> Int {
+        try db.execute(
+            sql: "UPDATE item SET categoryId = ?, updatedAt = ? WHERE categoryId = ?", arguments: [to, now, from])
+        let moved = db.changesCount
+        if moved > 0 {
+            try db.execute(sql: "UPDATE category SET itemCount = itemCount - ? WHERE id = ?", arguments: [moved, from])
+            if let to {
+                try db.execute(
+                    sql: "UPDATE category SET itemCount = itemCount + ? WHERE id = ?", arguments: [moved, to])
+            }
+        }
+        return moved
+    }
+
+    /// Sets one item's category, keeping the counts of the old and the new one.
+    static func setItemCategory(_ db: Database, itemID: Int64, from: Int64?, to: Int64?, now: Date) throws {
+        try db.execute(sql: "UPDATE item SET categoryId = ?, updatedAt = ? WHERE id = ?", arguments: [to, now, itemID])
+        if let from {
+            try db.execute(sql: "UPDATE category SET itemCount = itemCount - 1 WHERE id = ?", arguments: [from])
+        }
+        if let to {
+            try db.execute(sql: "UPDATE category SET itemCount = itemCount + 1 WHERE id = ?", arguments: [to])
+        }
+    }
+
+    /// Renumbers positions 0..n-1 in their current order; a category whose position changes gets a new revision.
+    static func compactPositions(_ db: Database, now: Date) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, position FROM category ORDER BY position, id")
+        for (index, row) in rows.enumerated() where (row["position"] as Int) != index {
+            try db.execute(
+                sql: "UPDATE category SET position = ?, revision = revision + 1, updatedAt = ? WHERE id = ?",
+                arguments: [index, now, row["id"] as Int64])
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import CatalogAPI
+import CatalogServer
+import Foundation
+import GRDB
+
+extension SQLiteCatalogStore {
+    public func listItems(_ query: ItemQuery) async throws(CatalogError) -> ListItemsResponse {
+        let plan = try Self.itemListPlan(query)
+        let pageSize = query.pageSize
+        let sort = query.sort
+        let descending = query.descending
+        return try await read { db in
+            let total = try Int.fetchOne(db, sql: plan.count.sql, arguments: plan.count.arguments) ?? 0
+            var rows: [Row] = []
+            for segment in plan.segments where rows.count <= pageSize {
+                rows += try Row.fetchAll(
+                    db, sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - rows.count])
+            }
+            let page = rows.prefix(pageSize)
+            var next: String?
+            if rows.count > pageSize, let last = page.last {
+                let column = plan.column
+                let token: PageToken
+                switch sort {
+                case .title, .createdAt:
+                    token = PageToken(
+                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: last[column],
+                        number: nil,
+                        id: last["id"])
+                case .price:
+                    token = PageToken(
+                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: nil,
+                        number: last[column],
+                        id: last["id"])
+                }
+                next = token.encoded()
+            }
+            return ListItemsResponse(items: page.map(Self.item), nextPageToken: next, totalCount: total)
+        }
+    }
+
+    /// One SQL statement and its arguments.
+    struct Statement: Sendable {
+        var sql: String
+        var arguments: StatementArguments
+    }
+
+    /// How `listItems` reads: the count of the filtered set, then page segments read in order, each
+    /// taking a final `LIMIT ?` argument, until the page is full.
+    struct ItemListPlan: Sendable {
+        var count: Statement
+        var segments: [Statement]
+        /// The sort column, whose value (with the id) the next page token holds.
+        var column: String
+        /// The filters, for telling a token of another query.
+        var filter: String
+    }
+
+    /// Every ordering is one an index serves in either direction: `(categoryId?, key, id)`. Price
+    /// reads the priced items first, then those without a price (last in both directions) by id.
+    static func itemListPlan(_ query: ItemQuery) throws(CatalogError) -> ItemListPlan {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let categoryID = query.categoryID {
+            conditions.append("categoryId = ?")
+            arguments += [categoryID]
+        }
+        if let level = query.level {
+            conditions.append("level = ?")
+            arguments += [level]
+        }
+        let search = query.search.map { Folding.folded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+        if let search {
+            conditions.append("instr(searchText, ?) > 0")
+            arguments += [search]
+        }
+        let filter = [query.categoryID.map { String($0) }, query.level, search]
+            .map { $0.map { "\($0.utf8.count):\($0)" } ?? "-" }
+            .joined(separator: "|")
+        func statement(_ extra: [String], _ extraArguments: StatementArguments, order: String?) -> Statement {
+            let all = conditions + extra
+            var sql = "SELECT \(order == nil ? "COUNT(*)" : "*") FROM item"
+            if !all.isEmpty { sql += " WHERE " + all.joined(separator: " AND ") }
+            if let order { sql += " ORDER BY \(order) LIMIT ?" }
+            return Statement(sql: sql, arguments: arguments + extraArguments)
+        }
+        let count = statement([], [], order: nil)
+
+        var token: PageToken?
+        if let encoded = query.pageToken {
+            guard let decoded = PageToken(encoded: encoded) else {
+                throw CatalogError.invalidField("pageToken", "is not a page token")
+            }
+            guard decoded.sort == query.sort.rawValue, decoded.descending == query.descending, decoded.filter == filter
+            else {
+                throw CatalogError.invalidField("pageToken", "belongs to a different query")
+            }
+            token = decoded
+        }
+        let comparison = query.descending ? "<" : ">"
+        let direction = query.descending ? "DESC" : "ASC"
+        switch query.sort {
+        case .title, .createdAt:
+            let column = query.sort == .title ? "titleKey" : "createdAt"
+            let order = "\(column) \(direction), id \(direction)"
+            guard let token else {
+                return ItemListPlan(
+                    count: count, segments: [statement([], [], order: order)], column: column, filter: filter)
+            }
+            guard let text = token.text else { throw CatalogError.invalidField("pageToken", "is not a page token") }
+            let segment = statement(["(\(column), id) \(comparison) (?, ?)"], [text, token.id], order: order)
+            return ItemListPlan(count: count, segments: [segment], column: column, filter: filter)
+        case .price:
+            let column = "priceMinorUnits"
+            let pricedOrder = "priceMinorUnits \(direction), id \(direction)"
+            let unpricedOrder = "id \(direction)"
+            var segments: [Statement] = []
+            if let token, token.number == nil {
+                // Already among the items without a price.
+                segments.append(
+                    statement(["priceMinorUnits IS NULL", "id \(comparison) ?"], [token.id], order: unpricedOrder))
+            } else {
+                if let token, let number = token.number {
+                    segments.append(
+                        statement(
+                            ["(priceMinorUnits, id) \(comparison) (?, ?)"], [number, token.id], order: pricedOrder))
+                } else {
+                    segments.append(statement(["priceMinorUnits IS NOT NULL"], [], order: pricedOrder))
+                }
+                segments.append(statement(["priceMinorUnits IS NULL"], [], order: unpricedOrder))
+            }
+            return ItemListPlan(count: count, segments: segments, column: column, filter: filter)
+        }
+    }
+
+    public func item(id: Int64) async throws(CatalogError) -> Item {
+        try await read { db in try Self.fetchItem(db, id: id) }
+    }
+
+    public func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item {
+        let priceKey = try Self.priceKey(draft.price)
+        return try await write { db in
+            if let categoryID = draft.categoryID { _ = try Self.fetchCategory(db, id: categoryID) }
+            let now = Date()
+            try db.execute(
+                sql: """
+                    INSERT INTO item (title, summary, level, duration, priceAmount, priceCurrency, priceMinorUnits, imageURL,
+                        categoryId, titleKey, searchText, createdAt, updatedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    draft.title, draft.summary, draft.level, draft.duration, draft.price?.amount, draft.price?.currency,
+                    priceKey, draft.imageURL, draft.categoryID, Folding.folded(draft.title),
+                    Self.searchText(title: draft.title, summary: draft.summary), now, now,
+                ])
+            let id = db.lastInsertedRowID
+            if let categoryID = draft.categoryID {
+                try db.execute(
+                    sql: "UPDATE category SET itemCount = itemCount + 1 WHERE id = ?", arguments: [categoryID])
+            }
+            return try Self.fetchItem(db, id: id)
+        }
+    }
+
+    public func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item {
+        _ = try Self.priceKey(changes.price)
+        return try await write { db in
+            let current = try Self.fetchItem(db, id: id)
+            var updated = current
+            if let title = changes.title { updated.title = title }
+            if let summary = changes.summary { updated.summary = summary }
+            if let level = changes.level { updated.level = level }
+            if let duration = changes.duration { updated.duration = duration }
+            if let price = changes.price { updated.price = price }
+            if let imageURL = changes.imageURL { updated.imageURL = imageURL }
+            switch changes.categoryID {
+            case .unchanged: break
+            case .clear: updated.categoryId = nil
+            case .set(let categoryID):
+                _ = try Self.fetchCategory(db, id: categoryID)
+                updated.categoryId = categoryID
+            }
+            guard updated != current else { return current }
+            let now = Date()
+            if updated.categoryId != current.categoryId {
+                try Self.setItemCategory(db, itemID: id, from: current.categoryId, to: updated.categoryId, now: now)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE item SET title = ?, summary = ?, level = ?, duration = ?, priceAmount = ?, priceCurrency = ?,
+                        priceMinorUnits = ?, imageURL = ?, titleKey = ?, searchText = ?, updatedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    updated.title, updated.summary, updated.level, updated.duration, updated.price?.amount,
+                    updated.price?.currency, try Self.priceKey(updated.price), updated.imageURL,
+                    Folding.folded(updated.title),
+                    Self.searchText(title: updated.title, summary: updated.summary), now, id,
+                ])
+            return try Self.fetchItem(db, id: id)
+        }
+    }
+
+    public func deleteItem(id: Int64) async throws(CatalogError) {
+        try await write { db in
+            let item = try Self.fetchItem(db, id: id)
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            if let categoryID = item.categoryId {
+                try db.execute(
+                    sql: "UPDATE category SET itemCount = itemCount - 1 WHERE id = ?", arguments: [categoryID])
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func item(_ row: Row) -> Item {
+        var price: Money?
+        if let amount: String = row["priceAmount"], let currency: String = row["priceCurrency"] {
+            price = Money(amount: amount, currency: currency)
+        }
+        return Item(
+            id: row["id"], title: row["title"], summary: row["summary"], level: row["level"], duration: row["duration"],
+            price: price, imageURL: row["imageURL"], categoryId: row["categoryId"], createdAt: row["createdAt"],
+            updatedAt: row["updatedAt"])
+    }
+
+    static func fetchItem(_ db: Database, id: Int64) throws -> Item {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id]) else {
+            throw CatalogError.notFound("item", id: id)
+        }
+        return item(row)
+    }
+
+    static func searchText(title: String, summary: String?) -> String {
+        Folding.folded(title) + "\n" + Folding.folded(summary ?? "")
+    }
+
+    /// The price's sort key in hundredths; INVALID_ARGUMENT `price` when the amount is not a decimal.
+    static func priceKey(_ price: Money?) throws(CatalogError) -> Int64? {
+        guard let price else { return nil }
+        guard let key = Folding.hundredths(price.amount) else {
+            throw CatalogError.invalidField("price", "amount \"\(price.amount)\" is not a decimal number")
+        }
+        return key
+    }
+}

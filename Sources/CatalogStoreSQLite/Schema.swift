@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+extension SQLiteCatalogStore {
+    /// The schema's history. A migration is never edited once it has landed: add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE category (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        name TEXT NOT NULL,
+                        slug TEXT NOT NULL UNIQUE,
+                        color TEXT NOT NULL,
+                        icon TEXT,
+                        position INTEGER NOT NULL CHECK (position >= 0),
+                        isDefault BOOLEAN NOT NULL DEFAULT 0,
+                        itemCount INTEGER NOT NULL DEFAULT 0 CHECK (itemCount >= 0),
+                        revision INTEGER NOT NULL DEFAULT 1,
+                        createdAt DATETIME NOT NULL,
+                        updatedAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX category_position ON category(position);
+
+                    CREATE TABLE item (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        title TEXT NOT NULL,
+                        summary TEXT,
+                        level TEXT,
+                        duration TEXT,
+                        priceAmount TEXT,
+                        priceCurrency TEXT,
+                        priceMinorUnits INTEGER,
+                        imageURL TEXT,
+                        categoryId INTEGER REFERENCES category(id),
+                        titleKey TEXT NOT NULL,
+                        searchText TEXT NOT NULL,
+                        createdAt DATETIME NOT NULL,
+                        updatedAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX item_category_createdAt ON item(categoryId, createdAt, id);
+                    CREATE INDEX item_category_title ON item(categoryId, titleKey, id);
+                    CREATE INDEX item_category_price ON item(categoryId, priceMinorUnits, id);
+                    CREATE INDEX item_createdAt ON item(createdAt, id);
+                    CREATE INDEX item_title ON item(titleKey, id);
+                    CREATE INDEX item_price ON item(priceMinorUnits, id);
+                    """)
+            // The default categories, with the palette colours at their positions (literal here:
+            // a migration must not change when the code around it does).
+            let now = Date()
+            let defaults: [(String, String, String, String)] = [
+                ("Family", "family", "#E91E63", "house"),
+                ("Cars", "cars", "#F44336", "car"),
+                ("Games", "games", "#9C27B0", "gamecontroller"),
+                ("Sports", "sports", "#4CAF50", "sportscourt"),
+            ]
+            for (position, (name, slug, color, icon)) in defaults.enumerated() {
+                try db.execute(
+                    sql: """
+                        INSERT INTO category (name, slug, color, icon, position, isDefault, itemCount, revision, createdAt, updatedAt)
+                        VALUES (?, ?, ?, ?, ?, 1, 0, 1, ?, ?)
+                        """,
+                    arguments: [name, slug, color, icon, position, now, now])
+            }
+        }
+        return migrator
+    }
+}
