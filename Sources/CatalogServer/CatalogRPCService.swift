@@ -1,0 +1,80 @@
+import CatalogAPI
+import Foundation
+import RPCCore
+
+/// Serves `catalog.v1.Catalog`: checks and normalizes each request with `ItemRules`, then
+/// leaves existence and storage to the store.
+///
+/// Each method is also callable directly, as the handler registered for it.
+///
+/// Decisions where the contract leaves room (see also `ItemRules`):
+/// - ListItems: a `query` or `level` that is empty after trimming is absent, as is `pageToken: ""`;
+///   the default order is `createdAt`, ascending.
+/// - UpdateItem: `categoryId: null` unassigns, an absent `categoryId` leaves it.
+public struct CatalogRPCService: RPCService {
+    private let store: any CatalogStore
+
+    public init(store: any CatalogStore) {
+        self.store = store
+    }
+
+    public func register(into router: inout Router) {
+        router.register(CatalogService.listItems) { [self] request, _ in try await listItems(request) }
+        router.register(CatalogService.getItem) { [self] request, _ in try await getItem(request) }
+        router.register(CatalogService.createItem) { [self] request, _ in try await createItem(request) }
+        router.register(CatalogService.updateItem) { [self] request, _ in try await updateItem(request) }
+        router.register(CatalogService.deleteItem) { [self] request, _ in try await deleteItem(request) }
+    }
+
+    // MARK: Handlers
+
+    public func listItems(_ request: ListItemsRequest) async throws(CatalogError) -> ListItemsResponse {
+        let query = ItemQuery(
+            categoryID: request.categoryId,
+            search: Self.nonEmpty(request.query),
+            level: Self.nonEmpty(request.level),
+            sort: request.sort ?? .createdAt,
+            descending: request.descending ?? false,
+            pageSize: try ItemRules.pageSize(request.pageSize),
+            pageToken: request.pageToken?.isEmpty == false ? request.pageToken : nil)
+        return try await store.listItems(query)
+    }
+
+    public func getItem(_ request: IDRequest) async throws(CatalogError) -> Item {
+        try await store.item(id: request.id)
+    }
+
+    public func createItem(_ request: CreateItemRequest) async throws(CatalogError) -> Item {
+        var draft = ItemDraft(title: try ItemRules.title(request.title), categoryID: request.categoryId)
+        if let summary = request.summary { draft.summary = Self.nonEmpty(try ItemRules.summary(summary)) }
+        if let level = request.level { draft.level = Self.nonEmpty(try ItemRules.shortText(level, field: "level")) }
+        if let duration = request.duration {
+            draft.duration = Self.nonEmpty(try ItemRules.shortText(duration, field: "duration"))
+        }
+        if let price = request.price { draft.price = try ItemRules.price(price) }
+        if let imageURL = request.imageURL, !imageURL.isEmpty { draft.imageURL = try ItemRules.imageURL(imageURL) }
+        return try await store.createItem(draft)
+    }
+
+    public func updateItem(_ request: UpdateItemRequest) async throws(CatalogError) -> Item {
+        var changes = ItemChanges(categoryID: request.categoryId)
+        if let title = request.title { changes.title = try ItemRules.title(title) }
+        if let summary = request.summary { changes.summary = try ItemRules.summary(summary) }
+        if let level = request.level { changes.level = try ItemRules.shortText(level, field: "level") }
+        if let duration = request.duration { changes.duration = try ItemRules.shortText(duration, field: "duration") }
+        if let price = request.price { changes.price = try ItemRules.price(price) }
+        if let imageURL = request.imageURL { changes.imageURL = imageURL.isEmpty ? "" : try ItemRules.imageURL(imageURL) }
+        return try await store.updateItem(id: request.id, changes)
+    }
+
+    public func deleteItem(_ request: IDRequest) async throws(CatalogError) -> Empty {
+        try await store.deleteItem(id: request.id)
+        return Empty()
+    }
+
+    /// The text trimmed, or `nil` when that leaves nothing.
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+}
