@@ -112,11 +112,14 @@ public struct MoveCategoryRequest: Codable, Sendable, Hashable {
     public var id: Int64
     public var direction: MoveDirection?
     public var toPosition: Int?
+    /// ABORTED `revisionMismatch` when the category's revision differs.
+    public var expectedRevision: Int64?
 
-    public init(id: Int64, direction: MoveDirection? = nil, toPosition: Int? = nil) {
+    public init(id: Int64, direction: MoveDirection? = nil, toPosition: Int? = nil, expectedRevision: Int64? = nil) {
         self.id = id
         self.direction = direction
         self.toPosition = toPosition
+        self.expectedRevision = expectedRevision
     }
 }
 

@@ -103,7 +103,7 @@ public struct CategoriesRPCService: RPCService {
         case (_?, _?):
             throw .invalidField("toPosition", "give only one of direction and toPosition")
         }
-        return CategoryList(categories: try await store.moveCategory(id: request.id, to: target))
+        return CategoryList(categories: try await store.moveCategory(id: request.id, to: target, expectedRevision: request.expectedRevision))
     }
 
     public func merge(_ request: MergeCategoriesRequest) async throws(CatalogError) -> MergeCategoriesResponse {

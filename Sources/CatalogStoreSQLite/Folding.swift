@@ -7,22 +7,6 @@ enum Folding {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
 
-    /// The slug's normalization (NFC, lower-cased, white space runs as `_`), for searching slugs.
-    static func slugFolded(_ text: String) -> String {
-        var result = ""
-        var inWhiteSpace = false
-        for character in text.precomposedStringWithCanonicalMapping.lowercased() {
-            if character.isWhitespace {
-                if !inWhiteSpace { result.append("_") }
-                inWhiteSpace = true
-            } else {
-                result.append(character)
-                inWhiteSpace = false
-            }
-        }
-        return result
-    }
-
     /// A decimal amount (`"990.00"`, `"-3.5"`, `"12"`) in hundredths, digits past the second decimal
     /// truncated; `nil` when it is not a decimal number or does not fit.
     static func hundredths(_ amount: String) -> Int64? {

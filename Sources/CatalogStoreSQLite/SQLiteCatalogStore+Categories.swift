@@ -9,7 +9,7 @@ extension SQLiteCatalogStore {
     public func listCategories(_ query: CategoryQuery) async throws(CatalogError) -> [Category] {
         var conditions: [String] = []
         var arguments: StatementArguments = []
-        if let search = query.search.map({ Folding.slugFolded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+        if let search = query.search.map({ CategoryRules.slug(for: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
             !search.isEmpty
         {
             conditions.append("instr(slug, ?) > 0")
@@ -145,9 +145,10 @@ extension SQLiteCatalogStore {
         }
     }
 
-    public func moveCategory(id: Int64, to target: MoveTarget) async throws(CatalogError) -> [Category] {
+    public func moveCategory(id: Int64, to target: MoveTarget, expectedRevision: Int64?) async throws(CatalogError) -> [Category] {
         try await write { db in
             let category = try Self.fetchCategory(db, id: id)
+            try Self.checkRevision(category, expectedRevision)
             let count = try Self.categoryCount(db)
             let from = category.position
             let to: Int

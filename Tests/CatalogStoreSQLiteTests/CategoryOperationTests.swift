@@ -53,6 +53,14 @@ struct CategoryOperationTests {
             try await store.moveCategory(id: 31, to: .step(.up))
         }
         #expect(missing?.detailID == 31)
+
+        let current = try await store.category(id: games.id)
+        try await expectFailure(store, "revisionMismatch") { () async throws(CatalogError) in
+            try await store.moveCategory(id: games.id, to: .step(.up), expectedRevision: current.revision - 1)
+        }
+        let moved = try await store.moveCategory(id: games.id, to: .step(.up), expectedRevision: current.revision)
+        try await assertInvariants(store)
+        #expect(moved.map(\.name) == ["Sports", "Family", "Games", "Cars"])
     }
 
     @Test("merge moves the items to the target, deletes the sources and keeps positions dense")

@@ -17,8 +17,9 @@ public protocol CatalogStore: Sendable {
     func createCategory(_ draft: CategoryDraft) async throws(CatalogError) -> Category
     func updateCategory(id: Int64, _ changes: CategoryChanges, expectedRevision: Int64?) async throws(CatalogError) -> Category
     func deleteCategory(_ request: CategoryDeletion) async throws(CatalogError) -> DeleteCategoryResponse
-    /// Returns every category in the new order.
-    func moveCategory(id: Int64, to target: MoveTarget) async throws(CatalogError) -> [Category]
+    /// Returns every category in the new order; ABORTED `revisionMismatch` when
+    /// `expectedRevision` differs from the category's.
+    func moveCategory(id: Int64, to target: MoveTarget, expectedRevision: Int64?) async throws(CatalogError) -> [Category]
     func mergeCategories(sourceIDs: [Int64], into targetID: Int64, dryRun: Bool) async throws(CatalogError) -> MergeCategoriesResponse
     /// Returns how many items changed (or would change, with `dryRun`). `nil` unassigns.
     func assignItems(_ itemIDs: [Int64], to categoryID: Int64?, dryRun: Bool) async throws(CatalogError) -> Int
@@ -38,4 +39,11 @@ public protocol CatalogStore: Sendable {
     func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item
     func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item
     func deleteItem(id: Int64) async throws(CatalogError)
+}
+
+extension CatalogStore {
+    /// Moves a category whatever its revision.
+    public func moveCategory(id: Int64, to target: MoveTarget) async throws(CatalogError) -> [Category] {
+        try await moveCategory(id: id, to: target, expectedRevision: nil)
+    }
 }

@@ -75,7 +75,7 @@ final class RecordingStore: CatalogStore {
         return DeleteCategoryResponse(deletedItems: 0, movedItems: 0, unassignedItems: 0)
     }
 
-    func moveCategory(id: Int64, to target: MoveTarget) async throws(CatalogError) -> [Category] {
+    func moveCategory(id: Int64, to target: MoveTarget, expectedRevision: Int64?) async throws(CatalogError) -> [Category] {
         record(.moveCategory(id: id, target))
         return [Self.category]
     }
