@@ -72,21 +72,23 @@ public struct CreateItemRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// Changes the fields that are present. `categoryId: null` unassigns the item; an absent
-/// `categoryId` leaves it as it is.
+/// Changes the fields that are present. For the optional fields (`summary`, `level`,
+/// `duration`, `price`, `imageURL`, `categoryId`) `null` clears the value and an absent key
+/// leaves it as it is.
 public struct UpdateItemRequest: Codable, Sendable, Hashable {
     public var id: Int64
     public var title: String?
-    public var summary: String?
-    public var level: String?
-    public var duration: String?
-    public var price: Money?
-    public var imageURL: String?
+    public var summary: FieldUpdate<String>
+    public var level: FieldUpdate<String>
+    public var duration: FieldUpdate<String>
+    public var price: FieldUpdate<Money>
+    public var imageURL: FieldUpdate<String>
     public var categoryId: FieldUpdate<Int64>
 
     public init(
-        id: Int64, title: String? = nil, summary: String? = nil, level: String? = nil, duration: String? = nil,
-        price: Money? = nil, imageURL: String? = nil, categoryId: FieldUpdate<Int64> = .unchanged
+        id: Int64, title: String? = nil, summary: FieldUpdate<String> = .unchanged, level: FieldUpdate<String> = .unchanged,
+        duration: FieldUpdate<String> = .unchanged, price: FieldUpdate<Money> = .unchanged,
+        imageURL: FieldUpdate<String> = .unchanged, categoryId: FieldUpdate<Int64> = .unchanged
     ) {
         self.id = id
         self.title = title
@@ -106,11 +108,11 @@ public struct UpdateItemRequest: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
         title = try container.decodeIfPresent(String.self, forKey: .title)
-        summary = try container.decodeIfPresent(String.self, forKey: .summary)
-        level = try container.decodeIfPresent(String.self, forKey: .level)
-        duration = try container.decodeIfPresent(String.self, forKey: .duration)
-        price = try container.decodeIfPresent(Money.self, forKey: .price)
-        imageURL = try container.decodeIfPresent(String.self, forKey: .imageURL)
+        summary = try FieldUpdate(from: container, forKey: .summary)
+        level = try FieldUpdate(from: container, forKey: .level)
+        duration = try FieldUpdate(from: container, forKey: .duration)
+        price = try FieldUpdate(from: container, forKey: .price)
+        imageURL = try FieldUpdate(from: container, forKey: .imageURL)
         categoryId = try FieldUpdate(from: container, forKey: .categoryId)
     }
 
@@ -118,11 +120,11 @@ public struct UpdateItemRequest: Codable, Sendable, Hashable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encodeIfPresent(title, forKey: .title)
-        try container.encodeIfPresent(summary, forKey: .summary)
-        try container.encodeIfPresent(level, forKey: .level)
-        try container.encodeIfPresent(duration, forKey: .duration)
-        try container.encodeIfPresent(price, forKey: .price)
-        try container.encodeIfPresent(imageURL, forKey: .imageURL)
+        try summary.encode(to: &container, forKey: .summary)
+        try level.encode(to: &container, forKey: .level)
+        try duration.encode(to: &container, forKey: .duration)
+        try price.encode(to: &container, forKey: .price)
+        try imageURL.encode(to: &container, forKey: .imageURL)
         try categoryId.encode(to: &container, forKey: .categoryId)
     }
 }

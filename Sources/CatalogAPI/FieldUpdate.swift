@@ -7,6 +7,15 @@ public enum FieldUpdate<Value: Codable & Sendable & Hashable>: Sendable, Hashabl
     /// The key had a value: set it.
     case set(Value)
 
+    /// The value after the update of `current`.
+    public func applied(to current: Value?) -> Value? {
+        switch self {
+        case .unchanged: current
+        case .clear: nil
+        case .set(let value): value
+        }
+    }
+
     /// Reads the field from a keyed container.
     public init<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws {
         if !container.contains(key) {

@@ -59,17 +59,37 @@ public struct CatalogRPCService: RPCService {
     public func updateItem(_ request: UpdateItemRequest) async throws(CatalogError) -> Item {
         var changes = ItemChanges(categoryID: request.categoryId)
         if let title = request.title { changes.title = try ItemRules.title(title) }
-        if let summary = request.summary { changes.summary = try ItemRules.summary(summary) }
-        if let level = request.level { changes.level = try ItemRules.shortText(level, field: "level") }
-        if let duration = request.duration { changes.duration = try ItemRules.shortText(duration, field: "duration") }
-        if let price = request.price { changes.price = try ItemRules.price(price) }
-        if let imageURL = request.imageURL { changes.imageURL = imageURL.isEmpty ? "" : try ItemRules.imageURL(imageURL) }
+        changes.summary = try Self.textUpdate(request.summary) { text throws(CatalogError) in try ItemRules.summary(text) }
+        changes.level = try Self.textUpdate(request.level) { text throws(CatalogError) in
+            try ItemRules.shortText(text, field: "level")
+        }
+        changes.duration = try Self.textUpdate(request.duration) { text throws(CatalogError) in
+            try ItemRules.shortText(text, field: "duration")
+        }
+        changes.imageURL = try Self.textUpdate(request.imageURL) { text throws(CatalogError) in try ItemRules.imageURL(text) }
+        if case .set(let price) = request.price {
+            changes.price = .set(try ItemRules.price(price))
+        } else {
+            changes.price = request.price
+        }
         return try await store.updateItem(id: request.id, changes)
     }
 
     public func deleteItem(_ request: IDRequest) async throws(CatalogError) -> Empty {
         try await store.deleteItem(id: request.id)
         return Empty()
+    }
+
+    /// An optional text field's update: a value that is empty after trimming clears the field,
+    /// any other value is validated.
+    private static func textUpdate(
+        _ update: FieldUpdate<String>,
+        _ validate: (String) throws(CatalogError) -> String
+    ) throws(CatalogError) -> FieldUpdate<String> {
+        guard case .set(let text) = update else { return update }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .clear }
+        let valid = try validate(text)
+        return valid.isEmpty ? .clear : .set(valid)
     }
 
     /// The text trimmed, or `nil` when that leaves nothing.

@@ -164,16 +164,16 @@ extension SQLiteCatalogStore {
     }
 
     public func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item {
-        _ = try Self.priceKey(changes.price)
+        _ = try Self.priceKey(changes.price.applied(to: nil))
         return try await write { db in
             let current = try Self.fetchItem(db, id: id)
             var updated = current
             if let title = changes.title { updated.title = title }
-            if let summary = changes.summary { updated.summary = summary }
-            if let level = changes.level { updated.level = level }
-            if let duration = changes.duration { updated.duration = duration }
-            if let price = changes.price { updated.price = price }
-            if let imageURL = changes.imageURL { updated.imageURL = imageURL }
+            updated.summary = changes.summary.applied(to: current.summary)
+            updated.level = changes.level.applied(to: current.level)
+            updated.duration = changes.duration.applied(to: current.duration)
+            updated.price = changes.price.applied(to: current.price)
+            updated.imageURL = changes.imageURL.applied(to: current.imageURL)
             switch changes.categoryID {
             case .unchanged: break
             case .clear: updated.categoryId = nil

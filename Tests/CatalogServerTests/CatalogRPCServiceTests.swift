@@ -101,21 +101,21 @@ struct CatalogRPCServiceTests {
 
     @Test("UpdateItem passes only the fields present; null categoryId unassigns, empty texts clear")
     func updateItem() async throws {
-        _ = try await service.updateItem(UpdateItemRequest(id: 17, title: " New ", price: Money(amount: "5.5", currency: "USD")))
-        _ = try await service.updateItem(UpdateItemRequest(id: 17, summary: " ", imageURL: "", categoryId: .clear))
+        _ = try await service.updateItem(UpdateItemRequest(id: 17, title: " New ", price: .set(Money(amount: "5.5", currency: "USD"))))
+        _ = try await service.updateItem(UpdateItemRequest(id: 17, summary: .set(" "), level: .clear, imageURL: .set(""), categoryId: .clear))
         _ = try await service.updateItem(UpdateItemRequest(id: 17, categoryId: .set(4)))
         #expect(
             store.calls == [
-                .updateItem(id: 17, ItemChanges(title: "New", price: Money(amount: "5.50", currency: "USD"))),
-                .updateItem(id: 17, ItemChanges(summary: "", imageURL: "", categoryID: .clear)),
+                .updateItem(id: 17, ItemChanges(title: "New", price: .set(Money(amount: "5.50", currency: "USD")))),
+                .updateItem(id: 17, ItemChanges(summary: .clear, level: .clear, imageURL: .clear, categoryID: .clear)),
                 .updateItem(id: 17, ItemChanges(categoryID: .set(4))),
             ])
     }
 
     @Test("UpdateItem with an invalid field never reaches the store", arguments: [
         (UpdateItemRequest(id: 17, title: ""), "title"),
-        (UpdateItemRequest(id: 17, price: Money(amount: "1.234", currency: "EUR")), "price.amount"),
-        (UpdateItemRequest(id: 17, imageURL: "not a url"), "imageURL"),
+        (UpdateItemRequest(id: 17, price: .set(Money(amount: "1.234", currency: "EUR"))), "price.amount"),
+        (UpdateItemRequest(id: 17, imageURL: .set("not a url")), "imageURL"),
     ])
     func updateItemInvalid(request: UpdateItemRequest, field: String) async throws {
         try await expectInvalidField(field) { try await service.updateItem(request) }

@@ -58,10 +58,12 @@ struct ServiceRoutingTests {
     func nullCategoryID() async throws {
         _ = try await call("/catalog.v1.Catalog/UpdateItem", #"{"id": 17, "categoryId": null}"#)
         _ = try await call("/catalog.v1.Catalog/UpdateItem", #"{"id": 17}"#)
+        _ = try await call("/catalog.v1.Catalog/UpdateItem", #"{"id": 17, "summary": null, "price": null, "level": "Avancé"}"#)
         #expect(
             store.calls == [
                 .updateItem(id: 17, ItemChanges(categoryID: .clear)),
                 .updateItem(id: 17, ItemChanges()),
+                .updateItem(id: 17, ItemChanges(summary: .clear, level: .set("Avancé"), price: .clear)),
             ])
     }
 }

@@ -49,6 +49,12 @@ struct ItemStoreTests {
             try await store.updateItem(id: 12345, ItemChanges(title: "x"))
         }
 
+        let cleared = try await store.updateItem(id: created.id, ItemChanges(summary: .clear, price: .clear))
+        try await assertInvariants(store)
+        #expect(cleared.summary == nil && cleared.price == nil && cleared.title == "Prompting")
+        let bySummary = try await store.listItems(ItemQuery(search: "ecrire"))
+        #expect(bySummary.items.isEmpty, "the cleared summary is no longer searched")
+
         let unassigned = try await store.updateItem(id: created.id, ItemChanges(categoryID: .clear))
         try await assertInvariants(store)
         #expect(unassigned.categoryId == nil)

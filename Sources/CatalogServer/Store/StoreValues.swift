@@ -150,19 +150,20 @@ public struct ItemDraft: Sendable, Hashable {
     }
 }
 
-/// Changes to an item; `nil` leaves a field as it is.
+/// Changes to an item: `title` when not `nil`; each optional field unchanged, cleared or set.
 public struct ItemChanges: Sendable, Hashable {
     public var title: String?
-    public var summary: String?
-    public var level: String?
-    public var duration: String?
-    public var price: Money?
-    public var imageURL: String?
+    public var summary: FieldUpdate<String>
+    public var level: FieldUpdate<String>
+    public var duration: FieldUpdate<String>
+    public var price: FieldUpdate<Money>
+    public var imageURL: FieldUpdate<String>
     public var categoryID: FieldUpdate<Int64>
 
     public init(
-        title: String? = nil, summary: String? = nil, level: String? = nil, duration: String? = nil, price: Money? = nil,
-        imageURL: String? = nil, categoryID: FieldUpdate<Int64> = .unchanged
+        title: String? = nil, summary: FieldUpdate<String> = .unchanged, level: FieldUpdate<String> = .unchanged,
+        duration: FieldUpdate<String> = .unchanged, price: FieldUpdate<Money> = .unchanged,
+        imageURL: FieldUpdate<String> = .unchanged, categoryID: FieldUpdate<Int64> = .unchanged
     ) {
         self.title = title
         self.summary = summary
