@@ -75,6 +75,7 @@ let package = Package(
             name: "catalogd",
             dependencies: [
                 "CatalogServer",
+                "CatalogStoreSQLite",
                 "RPCHTTP2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,6 +113,17 @@ let package = Package(
                 "CatalogServer",
                 "CatalogStoreSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "CatalogEndToEndTests",
+            dependencies: [
+                "CatalogAPI",
+                "CatalogServer",
+                "CatalogStoreSQLite",
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

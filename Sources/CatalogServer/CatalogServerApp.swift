@@ -5,7 +5,8 @@ import RPCCore
 import RPCHTTP2
 import ServiceLifecycle
 
-/// Everything `catalogd` serves, on one HTTP/2 server, as a ServiceLifecycle `Service`.
+/// Everything `catalogd` serves (Health, Catalog, Categories) on one HTTP/2 server, as a
+/// ServiceLifecycle `Service`.
 ///
 /// On graceful shutdown the health service turns NOT_SERVING and ends its watches with
 /// UNAVAILABLE, so that clients move elsewhere, while the server drains in-flight calls.
@@ -14,10 +15,13 @@ public final class CatalogServerApp: Service, Sendable {
     public let health: HealthService
     private let server: HTTP2Server
 
-    public init(configuration: HTTP2ServerConfiguration, logger: Logger) {
+    /// - Parameter store: where the catalog lives.
+    public init(configuration: HTTP2ServerConfiguration, logger: Logger, store: any CatalogStore) {
         var router = Router()
-        let health = HealthService(services: [Health.serviceName])
+        let health = HealthService(services: [Health.serviceName, CatalogService.name, CategoriesService.name])
         router.register(health)
+        router.register(CatalogRPCService(store: store))
+        router.register(CategoriesRPCService(store: store))
         self.health = health
         self.server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     }

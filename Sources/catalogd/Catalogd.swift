@@ -1,5 +1,6 @@
 import ArgumentParser
 import CatalogServer
+import CatalogStoreSQLite
 import Foundation
 import Logging
 import RPCHTTP2
@@ -58,7 +59,12 @@ struct Catalogd: AsyncParsableCommand {
 
         let (host, port) = try Self.parseAddress(address ?? environment["CATALOG_ADDRESS"] ?? "127.0.0.1:50051")
         let databasePath = database ?? environment["CATALOG_DATABASE"] ?? "catalog.sqlite"
-        try Self.checkDatabaseAccess(databasePath)
+        let store: SQLiteCatalogStore
+        do {
+            store = try SQLiteCatalogStore(path: databasePath)
+        } catch {
+            throw StartupError(message: "cannot open database '\(databasePath)': \(error.rpcError.message)")
+        }
 
         var configuration = HTTP2ServerConfiguration.defaults
         configuration.host = host
@@ -71,7 +77,7 @@ struct Catalogd: AsyncParsableCommand {
         configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
         configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
 
-        let app = CatalogServerApp(configuration: configuration, logger: logger)
+        let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
         let services = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: app)],
@@ -101,15 +107,6 @@ struct Catalogd: AsyncParsableCommand {
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return (host.isEmpty ? "127.0.0.1" : host, port)
-    }
-
-    /// Fails with a clear message when the database file cannot be opened for writing.
-    static func checkDatabaseAccess(_ path: String) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
-        guard descriptor >= 0 else {
-            throw StartupError(message: "cannot open database '\(path)': \(String(cString: strerror(errno)))")
-        }
-        close(descriptor)
     }
 }
 
