@@ -45,6 +45,14 @@ struct Catalogd: AsyncParsableCommand {
     @Option(help: "Seconds graceful shutdown waits for in-flight calls.")
     var shutdownGraceSeconds: Int = 10
 
+    @Flag(
+        help: """
+            When the catalog holds no item yet, fill it with demo data first: 5 categories and \
+            \(DemoCatalog.itemCount) French training courses priced in EUR; a no-op otherwise, so safe \
+            on every start (env CATALOG_SEED_DEMO=1).
+            """)
+    var seedDemo = false
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -64,6 +72,17 @@ struct Catalogd: AsyncParsableCommand {
             store = try SQLiteCatalogStore(path: databasePath)
         } catch {
             throw StartupError(message: "cannot open database '\(databasePath)': \(error.rpcError.message)")
+        }
+        if seedDemo || ["1", "true", "yes"].contains(environment["CATALOG_SEED_DEMO"]?.lowercased()) {
+            do {
+                if try await DemoCatalog.seed(into: store) {
+                    logger.notice("seeded the demo catalog: \(DemoCatalog.itemCount) items created", metadata: ["database": "\(databasePath)"])
+                } else {
+                    logger.info("demo catalog not seeded: the store already holds items", metadata: ["database": "\(databasePath)"])
+                }
+            } catch {
+                throw StartupError(message: "cannot seed the demo catalog into '\(databasePath)': \(error.rpcError.message)")
+            }
         }
 
         var configuration = HTTP2ServerConfiguration.defaults
