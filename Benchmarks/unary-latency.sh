@@ -5,14 +5,14 @@
 # each round and then medians, with req/s as a ratio to nghttpd-static and p99 as a ratio to the
 # grpc-swift2 peer.
 #
-# The peers serve catalog.v1.Catalog/GetItem {"id":42}. Until catalogd serves the catalog, it is
-# loaded with PROJECT_PATH (default /grpc.health.v1.Health/Check) and PROJECT_BODY (JSON, default {}).
+# Every target serves catalog.v1.Catalog/GetItem {"id":42} (catalogd from a fresh store with
+# --seed-demo); PROJECT_PATH and PROJECT_BODY (JSON) load another method of catalogd instead.
 # Environment: ROUNDS=3 D=5 W=1 C=8 M=32.
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 peers=$root/../shared/peers
 ROUNDS=${ROUNDS:-3} D=${D:-5} W=${W:-1} C=${C:-8} M=${M:-32}
-PROJECT_PATH=${PROJECT_PATH:-/grpc.health.v1.Health/Check} PROJECT_BODY=${PROJECT_BODY:-'{}'}
+PROJECT_PATH=${PROJECT_PATH:-/catalog.v1.Catalog/GetItem} PROJECT_BODY=${PROJECT_BODY:-'{"id":42}'}
 command -v h2load >/dev/null || { echo "h2load missing: scripts/setup.sh installs it" >&2; exit 2; }
 cd "$root"
 swift build -c release --product catalogd >&2
@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
-.build/release/catalogd --address 127.0.0.1:50051 --database "$tmp/bench.sqlite" --log-level warning > "$tmp/catalogd.log" 2>&1 & pids+=($!)
+.build/release/catalogd --address 127.0.0.1:50051 --database "$tmp/bench.sqlite" --seed-demo --log-level warning > "$tmp/catalogd.log" 2>&1 & pids+=($!)
 "$peers/grpc-swift2/.build/release/peer-server" --port 50061 > "$tmp/swift.log" 2>&1 & pids+=($!)
 python3 "$peers/grpcio/server.py" --port 50062 > "$tmp/grpcio.log" 2>&1 & pids+=($!)
 "$peers/nghttpd/serve.sh" 50063 > "$tmp/nghttpd.log" 2>&1 & pids+=($!)

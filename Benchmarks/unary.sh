@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# unary.sh: catalogd (release, fresh SQLite store, 127.0.0.1:50051) measured beside the shared peers.
+# unary.sh: catalogd (release, fresh SQLite store with --seed-demo so GetItem 42 exists, 127.0.0.1:50051) measured beside the shared peers.
 #   default:     ../shared/peers/bench/compare.sh project=127.0.0.1:50051 (unary A B C D rounds,
 #                then fan-out rounds, then a table of medians).
 #   UNARY_ONLY=1: compare.sh has no switch to skip its fan-out part, so this script does the unary
@@ -27,7 +27,7 @@ wait_port() {  # wait_port PORT LABEL LOG: bounded wait until 127.0.0.1:PORT acc
   echo "$2 (127.0.0.1:$1) not listening; its log:" >&2; tail -n 20 "$3" >&2; exit 1
 }
 
-.build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
+.build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" --seed-demo \
   > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 wait_port 50051 catalogd "$tmpdir/catalogd.log"
 
