@@ -31,6 +31,13 @@ public final class CatalogServerApp: Service, Sendable {
         get async throws { try await server.listeningAddress }
     }
 
+    /// Starts a graceful shutdown without ServiceLifecycle (e.g. from a test): health turns
+    /// NOT_SERVING, the server stops accepting and drains; `run()` returns when it is done.
+    public func beginGracefulShutdown() {
+        health.shutDown()
+        server.beginGracefulShutdown()
+    }
+
     public func run() async throws {
         try await withGracefulShutdownHandler {
             try await server.run()
