@@ -35,7 +35,7 @@ extension SQLiteCatalogStore {
     }
 
     public func category(id: Int64) async throws(CatalogError) -> Category {
-        try await read { db in try Self.fetchCategory(db, id: id) }
+        try pointRead { db in try Self.fetchCategory(db, id: id) }
     }
 
     public func stats() async throws(CatalogError) -> CategoryStats {

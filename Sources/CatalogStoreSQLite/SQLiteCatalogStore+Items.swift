@@ -80,7 +80,7 @@ extension SQLiteCatalogStore {
             .joined(separator: "|")
         func statement(_ extra: [String], _ extraArguments: StatementArguments, order: String?) -> Statement {
             let all = conditions + extra
-            var sql = "SELECT \(order == nil ? "COUNT(*)" : "*") FROM item"
+            var sql = "SELECT \(order == nil ? "COUNT(*)" : "\(itemColumns), titleKey, priceMinorUnits") FROM item"
             if !all.isEmpty { sql += " WHERE " + all.joined(separator: " AND ") }
             if let order { sql += " ORDER BY \(order) LIMIT ?" }
             return Statement(sql: sql, arguments: arguments + extraArguments)
@@ -135,7 +135,7 @@ extension SQLiteCatalogStore {
     }
 
     public func item(id: Int64) async throws(CatalogError) -> Item {
-        try await read { db in try Self.fetchItem(db, id: id) }
+        try pointRead { db in try Self.fetchItem(db, id: id) }
     }
 
     public func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item {
@@ -215,19 +215,24 @@ extension SQLiteCatalogStore {
 
     // MARK: Helpers
 
+    /// The columns `item(_:)` reads, in its order; queries select them first.
+    static let itemColumns =
+        "id, title, summary, level, duration, priceAmount, priceCurrency, imageURL, categoryId, createdAt, updatedAt"
+
+    /// An item from a row that starts with `itemColumns` (read by position: no name lookups).
     static func item(_ row: Row) -> Item {
         var price: Money?
-        if let amount: String = row["priceAmount"], let currency: String = row["priceCurrency"] {
+        if let amount: String = row[5], let currency: String = row[6] {
             price = Money(amount: amount, currency: currency)
         }
         return Item(
-            id: row["id"], title: row["title"], summary: row["summary"], level: row["level"], duration: row["duration"],
-            price: price, imageURL: row["imageURL"], categoryId: row["categoryId"], createdAt: row["createdAt"],
-            updatedAt: row["updatedAt"])
+            id: row[0], title: row[1], summary: row[2], level: row[3], duration: row[4], price: price,
+            imageURL: row[7], categoryId: row[8], createdAt: row[9], updatedAt: row[10])
     }
 
     static func fetchItem(_ db: Database, id: Int64) throws -> Item {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id]) else {
+        let statement = try db.cachedStatement(sql: "SELECT \(itemColumns) FROM item WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else {
             throw CatalogError.notFound("item", id: id)
         }
         return item(row)

@@ -36,6 +36,17 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         }
     }
 
+    /// Runs a point read (a primary-key lookup, microseconds) on the calling thread: two
+    /// thread hops to GRDB's queue and back would cost more than the query. Anything that may
+    /// scan goes through `read` instead, so it never holds up the caller's event loop.
+    func pointRead<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw Self.mapError(error)
+        }
+    }
+
     /// Runs `body` in one write transaction, committed unless `dryRun` (then rolled back).
     func write<T: Sendable>(dryRun: Bool = false, _ body: @Sendable (Database) throws -> T) async throws(CatalogError)
         -> T
