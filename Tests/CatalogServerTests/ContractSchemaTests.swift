@@ -196,6 +196,51 @@ struct ContractSchemaTests {
         #expect(samples.count == CatalogContract.methods.count)
     }
 
+    /// Decodes a request of the method's type, by path.
+    static func requestDecoders() -> [String: (Data) throws -> Void] {
+        var decoders: [String: (Data) throws -> Void] = [:]
+        func add<Request, Response>(_ method: UnaryMethod<Request, Response>) {
+            decoders[method.descriptor.path] = { _ = try JSONDecoder().decode(Request.self, from: $0) }
+        }
+        func add<Request, Response>(_ method: ServerStreamingMethod<Request, Response>) {
+            decoders[method.descriptor.path] = { _ = try JSONDecoder().decode(Request.self, from: $0) }
+        }
+        add(CatalogService.listItems); add(CatalogService.getItem); add(CatalogService.createItem)
+        add(CatalogService.updateItem); add(CatalogService.deleteItem)
+        add(CategoriesService.list); add(CategoriesService.get); add(CategoriesService.create)
+        add(CategoriesService.update); add(CategoriesService.delete); add(CategoriesService.move)
+        add(CategoriesService.merge); add(CategoriesService.assignItems); add(CategoriesService.moveItems)
+        add(CategoriesService.stats); add(CategoriesService.palette); add(CategoriesService.export)
+        add(CategoriesService.import); add(Reflection.describe); add(Health.check); add(Health.watch)
+        return decoders
+    }
+
+    @Test("a request schema's required keys are exactly the keys its Swift type cannot decode without")
+    func requiredMatchesCodable() throws {
+        let samples = try Self.sampleRequests()
+        let decoders = Self.requestDecoders()
+        for method in CatalogContract.methods {
+            let path = method.descriptor.path
+            let decode = try #require(decoders[path], "no decoder for \(path)")
+            guard case .object(let sample)? = samples[path], case .object(let schema) = method.requestSchema else {
+                Issue.record("\(path): sample or schema is not an object")
+                continue
+            }
+            var required = Set<String>()
+            if case .array(let names)? = schema["required"] { required = Set(names.compactMap(\.stringValue)) }
+            for key in sample.keys {
+                var without = sample
+                without.removeValue(forKey: key)
+                let data = try JSONEncoder().encode(JSONValue.object(without))
+                if required.contains(key) {
+                    #expect(throws: (any Error).self, "\(path): decodes without required '\(key)'") { try decode(data) }
+                } else {
+                    #expect(throws: Never.self, "\(path): needs '\(key)', which the schema leaves optional") { try decode(data) }
+                }
+            }
+        }
+    }
+
     @Test("sample responses conform to their response schemas")
     func sampleResponsesConform() throws {
         for (path, sample) in try Self.sampleResponses() {
