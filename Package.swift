@@ -74,6 +74,7 @@ let package = Package(
         .executableTarget(
             name: "catalogd",
             dependencies: [
+                "CatalogAPI",
                 "CatalogServer",
                 "CatalogStoreSQLite",
                 "RPCHTTP2",

@@ -5,7 +5,7 @@ import RPCCore
 import RPCHTTP2
 import ServiceLifecycle
 
-/// Everything `catalogd` serves (Health, Catalog, Categories) on one HTTP/2 server, as a
+/// Everything `catalogd` serves (Health, Reflection, Catalog, Categories) on one HTTP/2 server, as a
 /// ServiceLifecycle `Service`.
 ///
 /// On graceful shutdown the health service turns NOT_SERVING and ends its watches with
@@ -17,13 +17,22 @@ public final class CatalogServerApp: Service, Sendable {
 
     /// - Parameter store: where the catalog lives.
     public init(configuration: HTTP2ServerConfiguration, logger: Logger, store: any CatalogStore) {
+        let health = HealthService(services: Self.serviceNames)
+        self.health = health
+        self.server = HTTP2Server(router: Self.makeRouter(store: store, health: health), configuration: configuration, logger: logger)
+    }
+
+    /// The services served, as health checks know them.
+    public static let serviceNames = [Health.serviceName, Reflection.serviceName, CatalogService.name, CategoriesService.name]
+
+    /// The router the server uses: every method of every served service.
+    public static func makeRouter(store: any CatalogStore, health: HealthService) -> Router {
         var router = Router()
-        let health = HealthService(services: [Health.serviceName, CatalogService.name, CategoriesService.name])
         router.register(health)
+        router.register(ReflectionService())
         router.register(CatalogRPCService(store: store))
         router.register(CategoriesRPCService(store: store))
-        self.health = health
-        self.server = HTTP2Server(router: router, configuration: configuration, logger: logger)
+        return router
     }
 
     /// The address the server listens on, once it does; throws when binding failed.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogAPI
 import CatalogServer
 import CatalogStoreSQLite
 import Foundation
@@ -53,7 +54,14 @@ struct Catalogd: AsyncParsableCommand {
             """)
     var seedDemo = false
 
+    @Flag(help: "Print the contract document (Schema/catalog.v1.json) to standard output and exit.")
+    var printSchema = false
+
     func run() async throws {
+        if printSchema {
+            FileHandle.standardOutput.write(try CatalogContract.documentJSON())
+            return
+        }
         let environment = ProcessInfo.processInfo.environment
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'")
