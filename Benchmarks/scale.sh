@@ -64,7 +64,7 @@ for call in "move|/catalog.v1.Categories/Move|$tmp/move.req" "merge|/catalog.v1.
   IFS='|' read -r label path body <<<"$call"
   t0=$(date +%s%N)
   answer=$(nghttp -v -H "content-type: application/grpc+json" -H "te: trailers" -d "$body" \
-    "http://127.0.0.1:$PORT$path" 2>&1)
+    "http://127.0.0.1:$PORT$path" 2>&1 | tr -d '\000')
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   status=$(grep -o "grpc-status: [0-9]*" <<<"$answer" | head -1 | cut -d' ' -f2)
   echo "${label}_large_category ms=$ms grpc_status=${status:-?} target_ms=1000"
