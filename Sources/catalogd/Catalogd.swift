@@ -54,6 +54,14 @@ struct Catalogd: AsyncParsableCommand {
             """)
     var seedDemo = false
 
+    @Option(
+        help: """
+            Before serving, fill an EMPTY store (no item, only the default categories) for load tests: \
+            CATEGORIES,ITEMS,LARGE (e.g. 10000,1000000,100000) makes CATEGORIES categories in all and \
+            ITEMS items, LARGE of them in one category; fails when the store is not empty.
+            """)
+    var seedBenchmark: String?
+
     @Flag(help: "Print the contract document (Schema/catalog.v1.json) to standard output and exit.")
     var printSchema = false
 
@@ -80,6 +88,32 @@ struct Catalogd: AsyncParsableCommand {
             store = try SQLiteCatalogStore(path: databasePath)
         } catch {
             throw StartupError(message: "cannot open database '\(databasePath)': \(error.rpcError.message)")
+        }
+        if let seedBenchmark {
+            let numbers = seedBenchmark.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 3, let categories = numbers[0], let items = numbers[1], let large = numbers[2] else {
+                throw ValidationError("--seed-benchmark must be CATEGORIES,ITEMS,LARGE, got '\(seedBenchmark)'")
+            }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let summary: BenchmarkSeedSummary
+            do {
+                summary = try await store.seedForBenchmark(
+                    categories: categories, items: items, largeCategoryItems: large)
+            } catch {
+                throw StartupError(
+                    message: "cannot seed the benchmark catalog into '\(databasePath)': \(error.rpcError.message)")
+            }
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            logger.notice(
+                "seeded the benchmark catalog",
+                metadata: [
+                    "database": "\(databasePath)", "seconds": "\(String(format: "%.2f", seconds))",
+                    "categories": "\(summary.categoryCount)", "items": "\(summary.itemCount)",
+                    "largeCategoryId": "\(summary.largeCategoryID)", "middleCategoryId": "\(summary.middleCategoryID)",
+                    "otherCategoryId": "\(summary.otherCategoryID)",
+                ])
         }
         if seedDemo || ["1", "true", "yes"].contains(environment["CATALOG_SEED_DEMO"]?.lowercased()) {
             do {
