@@ -85,7 +85,12 @@ extension SQLiteCatalogStore {
             if let order { sql += " ORDER BY \(order) LIMIT ?" }
             return Statement(sql: sql, arguments: arguments + extraArguments)
         }
-        let count = statement([], [], order: nil)
+        // The category's maintained itemCount is exact (every write keeps it), so a listing
+        // filtered by category alone need not count a possibly large index range.
+        let count =
+            query.categoryID != nil && query.level == nil && search == nil
+            ? Statement(sql: "SELECT COALESCE((SELECT itemCount FROM category WHERE id = ?), 0)", arguments: [query.categoryID])
+            : statement([], [], order: nil)
 
         var token: PageToken?
         if let encoded = query.pageToken {
