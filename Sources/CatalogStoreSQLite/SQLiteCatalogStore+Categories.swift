@@ -27,7 +27,7 @@ extension SQLiteCatalogStore {
         case .createdAt: order = "createdAt \(direction), id \(direction)"
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT * FROM category \(whereClause) ORDER BY \(order)"
+        let sql = "SELECT \(Self.categoryColumns) FROM category \(whereClause) ORDER BY \(order)"
         let finalArguments = arguments
         return try await read { db in
             try Row.fetchAll(db, sql: sql, arguments: finalArguments).map(Self.category)
@@ -60,10 +60,11 @@ extension SQLiteCatalogStore {
 
     public func exportCategories() async throws(CatalogError) -> [CategoryRecord] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM category ORDER BY position").map { row in
-                CategoryRecord(
-                    name: row["name"], color: row["color"], icon: row["icon"], position: row["position"],
-                    isDefault: row["isDefault"])
+            try Row.fetchAll(db, sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position").map { row in
+                let category = Self.category(row)
+                return CategoryRecord(
+                    name: category.name, color: category.color, icon: category.icon, position: category.position,
+                    isDefault: category.isDefault)
             }
         }
     }
@@ -189,7 +190,7 @@ extension SQLiteCatalogStore {
                     sql: "UPDATE category SET position = ?, revision = revision + 1, updatedAt = ? WHERE id = ?",
                     arguments: [to, now, id])
             }
-            return try Row.fetchAll(db, sql: "SELECT * FROM category ORDER BY position").map(Self.category)
+            return try Row.fetchAll(db, sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position").map(Self.category)
         }
     }
 
@@ -278,7 +279,7 @@ extension SQLiteCatalogStore {
             }
             for record in records {
                 if let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM category WHERE slug = ?", arguments: [record.name.slug])
+                    db, sql: "SELECT \(Self.categoryColumns) FROM category WHERE slug = ?", arguments: [record.name.slug])
                 {
                     let existing = Self.category(row)
                     if existing.name == record.name.name && existing.color == record.color
@@ -312,15 +313,20 @@ extension SQLiteCatalogStore {
 
     // MARK: Helpers (inside a transaction)
 
+    /// The columns `category(_:)` reads, in its order; queries select them.
+    static let categoryColumns =
+        "id, name, slug, color, icon, position, isDefault, itemCount, revision, createdAt, updatedAt"
+
+    /// A category from a row of `categoryColumns` (read by position: no name lookups).
     static func category(_ row: Row) -> Category {
         Category(
-            id: row["id"], name: row["name"], slug: row["slug"], color: row["color"], icon: row["icon"],
-            position: row["position"], isDefault: row["isDefault"], itemCount: row["itemCount"],
-            revision: row["revision"], createdAt: row["createdAt"], updatedAt: row["updatedAt"])
+            id: row[0], name: row[1], slug: row[2], color: row[3], icon: row[4], position: row[5], isDefault: row[6],
+            itemCount: row[7], revision: row[8], createdAt: row[9], updatedAt: row[10])
     }
 
     static func fetchCategory(_ db: Database, id: Int64) throws -> Category {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM category WHERE id = ?", arguments: [id]) else {
+        let statement = try db.cachedStatement(sql: "SELECT \(categoryColumns) FROM category WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else {
             throw CatalogError.notFound("category", id: id)
         }
         return category(row)

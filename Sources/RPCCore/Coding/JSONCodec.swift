@@ -8,7 +8,10 @@ public struct JSONCodec: MessageCodec {
 
     public init() {
         encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339.format(date))
+        }
         encoder.outputFormatting = [.withoutEscapingSlashes]
         decoder = JSONDecoder()
         // Not `.iso8601`: its errors leave the date's own key out of the coding path, so a bad
