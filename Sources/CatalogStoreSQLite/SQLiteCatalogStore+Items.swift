@@ -247,12 +247,11 @@ extension SQLiteCatalogStore {
         Folding.folded(title) + "\n" + Folding.folded(summary ?? "")
     }
 
-    /// The price's sort key in hundredths; INVALID_ARGUMENT `price` when the amount is not a decimal.
+    /// The price's sort key in hundredths, from the amount as `ItemRules` normalizes it
+    /// (`"<digits>.<2 digits>"`); INVALID_ARGUMENT `price` when the amount breaks that rule.
     static func priceKey(_ price: Money?) throws(CatalogError) -> Int64? {
         guard let price else { return nil }
-        guard let key = Folding.hundredths(price.amount) else {
-            throw CatalogError.invalidField("price", "amount \"\(price.amount)\" is not a decimal number")
-        }
-        return key
+        let normalized = try ItemRules.amount(price.amount, field: "price")
+        return Int64(normalized.filter { $0 != "." })
     }
 }

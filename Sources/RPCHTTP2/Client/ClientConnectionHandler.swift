@@ -114,12 +114,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             continuation.resume()
             return
         }
-        if state.enqueue(message, framed: framed, endOfStream: endOfStream, session: session,
-                         highWatermark: configuration.streamWriteBufferSize) {
-            continuation.resume()
-        } else {
-            state.parkWriter(continuation)
-        }
+        state.enqueue(
+            message, framed: framed, endOfStream: endOfStream, session: session, writer: continuation,
+            highWatermark: configuration.streamWriteBufferSize)
         scheduleFlush()
     }
 

@@ -8,13 +8,11 @@ final class ClientStreamState {
     let call: ClientCall
     private var headers: HeaderList
     private var sawResponseHeaders = false
-    private var deframer: MessageDeframer
+    private var inbound: InboundBody
+    private let maxMessageSize: Int
     private let compression: CompressionAlgorithm
-    private var outbound = OutboundBuffer()
+    private var outbound = OutboundBody()
     private(set) var requestEnded = false
-    private var waitingForData = false
-    private var writeWaiter: CheckedContinuation<Void, any Error>?
-    private var withheldBytes = 0
     private(set) var finished = false
     var deadlineTimer: Scheduled<Void>?
 
@@ -22,38 +20,27 @@ final class ClientStreamState {
         self.call = call
         self.compression = compression
         self.headers = HeaderList(limit: maxHeaderListSize)
-        self.deframer = MessageDeframer(maxMessageSize: maxMessageSize)
+        self.maxMessageSize = maxMessageSize
+        self.inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize))
     }
 
     // MARK: Request
 
-    /// Queues a request message; returns whether the writer may go on at once.
-    func enqueue(_ message: [UInt8], framed: Bool, endOfStream: Bool, session: NGHTTP2Session, highWatermark: Int) -> Bool {
+    /// Queues a request message; `writer` goes on at once, or once the server has read enough.
+    func enqueue(
+        _ message: [UInt8], framed: Bool, endOfStream: Bool, session: NGHTTP2Session,
+        writer: CheckedContinuation<Void, any Error>, highWatermark: Int
+    ) {
         outbound.append(framed ? message : MessageFramer.frame(message, compression: compression))
         if endOfStream { requestEnded = true }
-        if waitingForData {
-            waitingForData = false
-            session.resumeData(streamID: id)
-        }
-        return outbound.byteCount <= highWatermark
-    }
-
-    func parkWriter(_ continuation: CheckedContinuation<Void, any Error>) {
-        writeWaiter = continuation
+        outbound.wake(streamID: id, session: session)
+        outbound.admit(writer, highWatermark: highWatermark)
     }
 
     func readData(into buffer: UnsafeMutableRawBufferPointer, lowWatermark: Int) -> DataRead {
-        let count = outbound.read(into: buffer)
-        if outbound.byteCount <= lowWatermark, let writer = writeWaiter {
-            writeWaiter = nil
-            writer.resume()
-        }
+        let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if outbound.isEmpty && requestEnded { return .bytes(count: count, endOfData: true, endStream: true) }
-        if count == 0 {
-            waitingForData = true
-            return .deferred
-        }
-        return .bytes(count: count, endOfData: false, endStream: false)
+        return outbound.answer(count)
     }
 
     // MARK: Response
@@ -79,7 +66,7 @@ final class ClientStreamState {
                     finish(RPCError(.internalError, "the server used an unsupported grpc-encoding '\(encoding)'"))
                     return
                 }
-                deframer = MessageDeframer(maxMessageSize: deframer.maxMessageSize, compression: algorithm)
+                inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize, compression: algorithm))
             }
             call.setInitialMetadata(Metadata(headerFields: headers.fields))
             if !endStream { return }  // trailers-only otherwise: the same block holds the status
@@ -91,7 +78,7 @@ final class ClientStreamState {
             finish(error)
         } else {
             do {
-                try deframer.checkEndOfStream()
+                try inbound.checkEndOfStream()
                 finish(nil)
             } catch {
                 finish(error)
@@ -103,24 +90,15 @@ final class ClientStreamState {
     func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !finished else { return bytes.count }
         do {
-            try deframer.append(bytes)
-            var backlog = false
-            while let message = try deframer.next() {
-                backlog = call.mailbox.deliver(message) || backlog
-            }
-            if backlog {
-                withheldBytes += bytes.count
-                return 0
-            }
+            return try inbound.receive(bytes, into: call.mailbox)
         } catch {
             finish(error)
+            return bytes.count
         }
-        return bytes.count
     }
 
     func takeWithheldBytes() -> Int {
-        defer { withheldBytes = 0 }
-        return withheldBytes
+        inbound.takeWithheldBytes()
     }
 
     /// Ends the call for the reader; `nil` is a clean end. Later ends are ignored.
@@ -129,10 +107,7 @@ final class ClientStreamState {
         finished = true
         deadlineTimer?.cancel()
         call.mailbox.finish(error)
-        if let writer = writeWaiter {
-            writeWaiter = nil
-            writer.resume(throwing: error ?? RPCError(.cancelled, "the call ended"))
-        }
+        outbound.failWriter(error ?? RPCError(.cancelled, "the call ended"))
     }
 
     /// The stream closed; without trailers that is an error named by the reset code.

@@ -13,12 +13,8 @@ final class NGHTTP2Session {
     struct SessionError: Error, CustomStringConvertible {
         let code: Int
         var description: String { String(cString: nghttp2_strerror(Int32(code))) }
-        /// The peer sent something other than the HTTP/2 preface.
-        var isBadPreface: Bool { code == Int(NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue) }
         /// The peer made nghttp2 queue too many control-frame answers.
         var isFlood: Bool { code == Int(NGHTTP2_ERR_FLOODED.rawValue) }
-        /// One of our callbacks asked to tear the session down.
-        var isCallbackFailure: Bool { code == Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
     }
 
     private let pointer: OpaquePointer

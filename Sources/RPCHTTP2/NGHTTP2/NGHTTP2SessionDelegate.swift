@@ -47,7 +47,6 @@ enum FrameType {
     static let settings: UInt8 = 4
     static let ping: UInt8 = 6
     static let goAway: UInt8 = 7
-    static let windowUpdate: UInt8 = 8
     static let continuation: UInt8 = 9
 }
 
@@ -55,15 +54,12 @@ enum FrameType {
 enum FrameFlags {
     static let endStream: UInt8 = 0x1
     static let ack: UInt8 = 0x1
-    static let endHeaders: UInt8 = 0x4
 }
 
 /// HTTP/2 error codes (RFC 9113 §7).
 enum HTTP2ErrorCode {
     static let noError: UInt32 = 0
     static let protocolError: UInt32 = 1
-    static let internalError: UInt32 = 2
-    static let flowControlError: UInt32 = 3
     static let refusedStream: UInt32 = 7
     static let cancel: UInt32 = 8
     static let enhanceYourCalm: UInt32 = 0xB

@@ -119,12 +119,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             continuation.resume(throwing: RPCError(.cancelled, "the stream was closed"))
             return
         }
-        if stream.enqueue(message, session: session, initialMetadata: initialMetadata,
-                          highWatermark: configuration.streamWriteBufferSize) {
-            continuation.resume()
-        } else {
-            stream.parkWriter(continuation)
-        }
+        stream.enqueue(
+            message, session: session, initialMetadata: initialMetadata, writer: continuation,
+            highWatermark: configuration.streamWriteBufferSize)
         scheduleFlush()
     }
 

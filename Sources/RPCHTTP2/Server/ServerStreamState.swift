@@ -7,18 +7,15 @@ final class ServerStreamState {
     let id: Int32
     var headers: HeaderList
     private(set) var call: ServerCall?
-    private var deframer: MessageDeframer?
+    private var inbound: InboundBody?
     private var responseCompression = CompressionAlgorithm.identity
     private var contentType = ContentType.grpc
 
-    private var outbound = OutboundBuffer()
+    private var outbound = OutboundBody()
     private var trailers: [(name: String, value: String)]?
     private var responseStarted = false
     private(set) var finished = false
     private var requestEnded = false
-    private var waitingForData = false
-    private var writeWaiter: CheckedContinuation<Void, any Error>?
-    private var withheldBytes = 0
     private var deadlineTimer: Scheduled<Void>?
 
     init(id: Int32, maxHeaderListSize: Int) {
@@ -36,7 +33,7 @@ final class ServerStreamState {
         self.call = call
         self.contentType = accepted.head.contentType
         self.responseCompression = accepted.responseCompression
-        deframer = MessageDeframer(maxMessageSize: maxMessageSize, compression: accepted.requestCompression)
+        inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize, compression: accepted.requestCompression))
     }
 
     func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ServerConnectionHandler) {
@@ -52,28 +49,19 @@ final class ServerStreamState {
 
     /// Takes body bytes; returns how many bytes flow control may credit back now.
     func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let call, !requestEnded, !finished, deframer != nil else { return bytes.count }
+        guard let call, !requestEnded, !finished, inbound != nil else { return bytes.count }
         do {
-            try deframer!.append(bytes)
-            var backlog = false
-            while let message = try deframer!.next() {
-                backlog = call.mailbox.deliver(message) || backlog
-            }
-            if backlog {
-                withheldBytes += bytes.count
-                return 0
-            }
+            return try inbound!.receive(bytes, into: call.mailbox)
         } catch {
             requestEnded = true
             call.mailbox.finish(error)
+            return bytes.count
         }
-        return bytes.count
     }
 
     /// Flow-control credit withheld while the reader was behind.
     func takeWithheldBytes() -> Int {
-        defer { withheldBytes = 0 }
-        return withheldBytes
+        inbound?.takeWithheldBytes() ?? 0
     }
 
     /// The client half-closed the stream.
@@ -81,7 +69,7 @@ final class ServerStreamState {
         guard let call, !requestEnded else { return }
         requestEnded = true
         do {
-            try deframer?.checkEndOfStream()
+            try inbound?.checkEndOfStream()
             call.mailbox.finish(nil)
         } catch {
             call.mailbox.finish(error)
@@ -98,19 +86,22 @@ final class ServerStreamState {
         return fields
     }
 
-    /// Queues one response message; returns whether the writer may go on at once.
-    func enqueue(_ message: [UInt8], session: NGHTTP2Session, initialMetadata: Metadata, highWatermark: Int) -> Bool {
-        if !responseStarted {
-            responseStarted = true
-            _ = session.submitResponse(streamID: id, headers: responseHeaders(initialMetadata), hasBody: true)
-        }
+    /// Queues one response message; `writer` goes on at once, or once the peer has read enough.
+    func enqueue(
+        _ message: [UInt8], session: NGHTTP2Session, initialMetadata: Metadata,
+        writer: CheckedContinuation<Void, any Error>, highWatermark: Int
+    ) {
+        startResponse(session, initialMetadata)
         outbound.append(MessageFramer.frame(message, compression: responseCompression))
-        wake(session)
-        return outbound.byteCount <= highWatermark
+        outbound.wake(streamID: id, session: session)
+        outbound.admit(writer, highWatermark: highWatermark)
     }
 
-    func parkWriter(_ continuation: CheckedContinuation<Void, any Error>) {
-        writeWaiter = continuation
+    /// Submits the response headers once; the body follows from `readData`.
+    private func startResponse(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
+        guard !responseStarted else { return }
+        responseStarted = true
+        _ = session.submitResponse(streamID: id, headers: responseHeaders(initialMetadata), hasBody: true)
     }
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
@@ -126,32 +117,21 @@ final class ServerStreamState {
             _ = session.submitResponse(streamID: id, headers: fields, hasBody: false)
             return
         }
-        if !responseStarted {
-            responseStarted = true
-            _ = session.submitResponse(streamID: id, headers: responseHeaders(initialMetadata), hasBody: true)
-        }
+        startResponse(session, initialMetadata)
         if let lastMessage { outbound.append(MessageFramer.frame(lastMessage, compression: responseCompression)) }
         self.trailers = trailers.headerFields
-        wake(session)
+        outbound.wake(streamID: id, session: session)
     }
 
     /// Answers nghttp2's body read.
     func readData(into buffer: UnsafeMutableRawBufferPointer, session: NGHTTP2Session, lowWatermark: Int) -> DataRead {
-        let count = outbound.read(into: buffer)
-        if outbound.byteCount <= lowWatermark, let writer = writeWaiter {
-            writeWaiter = nil
-            writer.resume()
-        }
+        let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if outbound.isEmpty, let trailers {
             session.submitTrailers(streamID: id, headers: trailers)
             self.trailers = nil
             return .bytes(count: count, endOfData: true, endStream: false)
         }
-        if count == 0 {
-            waitingForData = true
-            return .deferred
-        }
-        return .bytes(count: count, endOfData: false, endStream: false)
+        return outbound.answer(count)
     }
 
     /// The stream is gone (reset, closed, connection lost): stop the call.
@@ -159,8 +139,7 @@ final class ServerStreamState {
         deadlineTimer?.cancel()
         outbound.removeAll()
         let cancelled = RPCError(.cancelled, "the stream was closed")
-        writeWaiter?.resume(throwing: cancelled)
-        writeWaiter = nil
+        outbound.failWriter(cancelled)
         if !requestEnded {
             requestEnded = true
             call?.mailbox.finish(cancelled)
@@ -168,13 +147,6 @@ final class ServerStreamState {
         if !finished {
             finished = true
             call?.abort.fire()
-        }
-    }
-
-    private func wake(_ session: NGHTTP2Session) {
-        if waitingForData {
-            waitingForData = false
-            session.resumeData(streamID: id)
         }
     }
 }

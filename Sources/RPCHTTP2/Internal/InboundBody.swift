@@ -1,0 +1,36 @@
+import RPCCore
+
+/// A stream's received body: reassembles messages, hands them to the reader's mailbox, and
+/// withholds flow-control credit while the reader lags. Used on the event loop.
+struct InboundBody {
+    private var deframer: MessageDeframer
+    private var withheldBytes = 0
+
+    init(_ deframer: MessageDeframer) {
+        self.deframer = deframer
+    }
+
+    /// Takes body bytes and delivers the messages they complete; returns the credit to give
+    /// back now (none while unread messages pile up). Throws the status the call ends with.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, into mailbox: InboundMailbox) throws(RPCError) -> Int {
+        try deframer.append(bytes)
+        var backlog = false
+        while let message = try deframer.next() {
+            backlog = mailbox.deliver(message) || backlog
+        }
+        guard backlog else { return bytes.count }
+        withheldBytes += bytes.count
+        return 0
+    }
+
+    /// Credit withheld while the reader was behind; called once it caught up.
+    mutating func takeWithheldBytes() -> Int {
+        defer { withheldBytes = 0 }
+        return withheldBytes
+    }
+
+    /// Checks that the body did not end inside a message.
+    func checkEndOfStream() throws(RPCError) {
+        try deframer.checkEndOfStream()
+    }
+}
