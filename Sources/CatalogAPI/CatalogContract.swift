@@ -57,6 +57,15 @@ public enum CatalogContract {
         Method(CategoriesService.export, role: .reader),
         Method(CategoriesService.import, role: .admin),
 
+        Method(FiltersService.define, role: .admin),
+        Method(FiltersService.get, role: .reader),
+        Method(FiltersService.list, role: .reader),
+        Method(FiltersService.select, role: .writer),
+        Method(FiltersService.setPresentation, role: .writer),
+        Method(FiltersService.togglePresentation, role: .writer),
+        Method(FiltersService.delete, role: .admin),
+        Method(FiltersService.watch, role: .reader),
+
         Method(Reflection.describe, role: .none),
 
         Method(Health.check, role: .none),

@@ -29,3 +29,17 @@ public enum CategoriesService {
     public static let export = UnaryMethod<Empty, CategoryExport>(service: name, method: "Export")
     public static let `import` = UnaryMethod<ImportCategoriesRequest, ImportCategoriesResponse>(service: name, method: "Import")
 }
+
+/// `catalog.v1.Filters`: shared selection and presentation state, and its Watch stream.
+public enum FiltersService {
+    public static let name = "catalog.v1.Filters"
+
+    public static let define = UnaryMethod<DefineFilterRequest, FilterState>(service: name, method: "Define")
+    public static let get = UnaryMethod<FilterIDRequest, FilterState>(service: name, method: "Get")
+    public static let list = UnaryMethod<Empty, FilterList>(service: name, method: "List")
+    public static let select = UnaryMethod<SelectFilterRequest, FilterState>(service: name, method: "Select")
+    public static let setPresentation = UnaryMethod<SetPresentationRequest, FilterState>(service: name, method: "SetPresentation")
+    public static let togglePresentation = UnaryMethod<FilterIDRequest, FilterState>(service: name, method: "TogglePresentation")
+    public static let delete = UnaryMethod<FilterIDRequest, Empty>(service: name, method: "Delete")
+    public static let watch = ServerStreamingMethod<WatchFilterRequest, FilterEvent>(service: name, method: "Watch")
+}

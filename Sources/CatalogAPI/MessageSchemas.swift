@@ -363,6 +363,108 @@ extension ImportCategoriesResponse: JSONSchemaDescribable {
     }
 }
 
+// MARK: - catalog.v1.Filters
+
+/// `[a-z0-9._-]`, 1 to 64 characters, starting with a letter or digit.
+private let filterIDSchema = S.string(pattern: "^[a-z0-9][a-z0-9._-]{0,63}$")
+
+extension FilterOption: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(properties: ["id": S.integer, "title": S.string, "icon": S.string], required: ["id", "title"])
+    }
+}
+
+extension FilterState: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(
+            properties: [
+                "filterId": filterIDSchema,
+                "title": S.string,
+                "options": S.array(of: FilterOption.jsonSchema),
+                "selectedId": S.integer,
+                "presentation": S.enumeration(FilterPresentation.self),
+                "revision": S.integer(minimum: 1),
+                "updatedAt": S.dateTime,
+                "source": S.enumeration(FilterSource.self),
+            ],
+            required: ["filterId", "title", "options", "presentation", "revision", "updatedAt"]
+        )
+    }
+}
+
+extension FilterEvent: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(
+            properties: [
+                "kind": S.enumeration(FilterEvent.Kind.self),
+                "revision": S.integer(minimum: 0),
+                "previousRevision": S.integer(minimum: 0),
+                "state": FilterState.jsonSchema,
+                "reset": S.boolean,
+            ],
+            required: ["kind", "revision"]
+        )
+    }
+}
+
+extension DefineFilterRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(
+            properties: [
+                "filterId": filterIDSchema,
+                "title": S.string,
+                "options": S.array(of: FilterOption.jsonSchema),
+                "source": S.enumeration(FilterSource.self),
+            ],
+            required: ["filterId", "title"]
+        )
+    }
+}
+
+extension FilterIDRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(properties: ["filterId": filterIDSchema], required: ["filterId"])
+    }
+}
+
+extension FilterList: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(properties: ["filters": S.array(of: FilterState.jsonSchema)], required: ["filters"])
+    }
+}
+
+extension SelectFilterRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(
+            properties: ["filterId": filterIDSchema, "optionId": S.integer, "toggle": S.boolean],
+            required: ["filterId"]
+        )
+    }
+}
+
+extension SetPresentationRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(
+            properties: ["filterId": filterIDSchema, "presentation": S.enumeration(FilterPresentation.self)],
+            required: ["filterId", "presentation"]
+        )
+    }
+}
+
+extension WatchFilterRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        S.object(
+            properties: [
+                "filterId": filterIDSchema,
+                "sinceRevision": S.integer(minimum: 0),
+                "delivery": S.enumeration(FilterDelivery.self),
+                "heartbeatSeconds": S.integer(minimum: 1, maximum: 3600),
+            ],
+            required: ["filterId"]
+        )
+    }
+}
+
 // MARK: - grpc.health.v1.Health
 
 extension HealthCheckRequest: JSONSchemaDescribable {

@@ -73,6 +73,44 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
         CatalogError(.failedPrecondition, "the category is already last", reason: "alreadyLast", field: "direction")
     }
 
+    /// NOT_FOUND `unknownFilter` with the filter id in `details.id`.
+    public static func unknownFilter(_ filterID: String) -> CatalogError {
+        CatalogError(.notFound, "no filter '\(filterID)'", reason: "unknownFilter", field: "filterId", details: ["id": .string(filterID)])
+    }
+
+    /// NOT_FOUND `unknownOption` with the option id in `details.id`.
+    public static func unknownOption(_ optionID: Int64) -> CatalogError {
+        CatalogError(
+            .notFound, "the filter has no option \(optionID)", reason: "unknownOption", field: "optionId",
+            details: ["id": .number(Double(optionID))])
+    }
+
+    /// FAILED_PRECONDITION `builtinFilter`: the built-in `categories` filter cannot be deleted or unbound.
+    public static func builtinFilter(_ filterID: String) -> CatalogError {
+        CatalogError(
+            .failedPrecondition, "'\(filterID)' is a built-in filter", reason: "builtinFilter", field: "filterId",
+            details: ["id": .string(filterID)])
+    }
+
+    /// OUT_OF_RANGE `futureRevision`: a Watch asked to resume after a revision that does not exist yet.
+    public static func futureRevision(_ requested: Int64, current: Int64) -> CatalogError {
+        CatalogError(
+            .outOfRange, "revision \(requested) is ahead of the current revision \(current)", reason: "futureRevision",
+            field: "sinceRevision", details: ["revision": .number(Double(current))])
+    }
+
+    /// OUT_OF_RANGE `revisionCompacted`: the changes after `revision` are no longer retained.
+    public static func revisionCompacted(_ revision: Int64, oldestRetained: Int64) -> CatalogError {
+        CatalogError(
+            .outOfRange, "the changes after revision \(revision) are no longer retained (oldest: \(oldestRetained))",
+            reason: "revisionCompacted", field: "sinceRevision", details: ["oldestRevision": .number(Double(oldestRetained))])
+    }
+
+    /// RESOURCE_EXHAUSTED `tooManySubscribers`.
+    public static func tooManySubscribers(limit: Int) -> CatalogError {
+        CatalogError(.resourceExhausted, "the server already has \(limit) Watch subscribers", reason: "tooManySubscribers")
+    }
+
     /// INTERNAL: the store failed (I/O, corruption); the message is safe to show.
     public static func storage(_ message: String) -> CatalogError {
         CatalogError(.internalError, "storage failure: \(message)", reason: "storage")

@@ -40,7 +40,7 @@ struct ContractSchemaTests {
         let names = document.services.map(\.name)
         #expect(names == names.sorted())
         #expect(Set(names).count == names.count)
-        #expect(names == ["catalog.v1.Catalog", "catalog.v1.Categories", "catalog.v1.Reflection", "grpc.health.v1.Health"])
+        #expect(names == ["catalog.v1.Catalog", "catalog.v1.Categories", "catalog.v1.Filters", "catalog.v1.Reflection", "grpc.health.v1.Health"])
         for service in document.services {
             for method in service.methods {
                 #expect(method.path == "/\(service.name)/\(method.name)")
@@ -63,18 +63,22 @@ struct ContractSchemaTests {
         #expect(Set(CatalogServerApp.serviceNames) == Set(CatalogContract.document.services.map(\.name)))
     }
 
-    @Test("roles follow contract §2: Health and Reflection none, reads reader, other catalog writes admin")
+    @Test("roles follow contract §2: Health and Reflection none, reads and Watch reader, filter state writes writer, the rest admin")
     func roles() {
         let readers: Set = [
             "/catalog.v1.Catalog/ListItems", "/catalog.v1.Catalog/GetItem", "/catalog.v1.Categories/List",
             "/catalog.v1.Categories/Get", "/catalog.v1.Categories/Stats", "/catalog.v1.Categories/Palette",
-            "/catalog.v1.Categories/Export",
+            "/catalog.v1.Categories/Export", "/catalog.v1.Filters/Get", "/catalog.v1.Filters/List",
+            "/catalog.v1.Filters/Watch",
+        ]
+        let writers: Set = [
+            "/catalog.v1.Filters/Select", "/catalog.v1.Filters/SetPresentation", "/catalog.v1.Filters/TogglePresentation",
         ]
         for method in CatalogContract.methods {
             let path = method.descriptor.path
             let expected: MethodRole =
                 [Health.serviceName, Reflection.serviceName].contains(method.descriptor.service) ? .none
-                : readers.contains(path) ? .reader : .admin
+                : readers.contains(path) ? .reader : writers.contains(path) ? .writer : .admin
             #expect(method.role == expected, "\(path)")
         }
     }
@@ -126,6 +130,9 @@ struct ContractSchemaTests {
         price: Money(amount: "990.00", currency: "EUR"), imageURL: "https://example.com/a.png", categoryId: 3,
         createdAt: date, updatedAt: date
     )
+    static let filterState = FilterState(
+        filterId: "categories", title: "Catégories", options: [FilterOption(id: 1, title: "Family", icon: "house")],
+        selectedId: 1, presentation: .collapsed, revision: 42, updatedAt: date, source: .categories)
     static let record = CategoryRecord(name: "Cars", color: "#112233", icon: "car", position: 0, isDefault: false)
 
     /// One sample request for every method of the contract, by path.
@@ -156,6 +163,16 @@ struct ContractSchemaTests {
             CategoriesService.palette.descriptor.path: try json(Empty()),
             CategoriesService.export.descriptor.path: try json(Empty()),
             CategoriesService.import.descriptor.path: try json(ImportCategoriesRequest(categories: [record], mode: .replace, dryRun: true)),
+            FiltersService.define.descriptor.path: try json(
+                DefineFilterRequest(filterId: "levels", title: "Niveaux", options: [FilterOption(id: 1, title: "Débutant", icon: "leaf")], source: nil)),
+            FiltersService.get.descriptor.path: try json(FilterIDRequest(filterId: "categories")),
+            FiltersService.list.descriptor.path: try json(Empty()),
+            FiltersService.select.descriptor.path: try json(SelectFilterRequest(filterId: "categories", optionId: 3, toggle: true)),
+            FiltersService.setPresentation.descriptor.path: try json(SetPresentationRequest(filterId: "categories", presentation: .collapsed)),
+            FiltersService.togglePresentation.descriptor.path: try json(FilterIDRequest(filterId: "categories")),
+            FiltersService.delete.descriptor.path: try json(FilterIDRequest(filterId: "levels")),
+            FiltersService.watch.descriptor.path: try json(
+                WatchFilterRequest(filterId: "categories", sinceRevision: 4, delivery: .everyChange, heartbeatSeconds: 5)),
             Reflection.describe.descriptor.path: try json(Empty()),
             Health.check.descriptor.path: try json(HealthCheckRequest(service: "catalog.v1.Catalog")),
             Health.watch.descriptor.path: try json(HealthCheckRequest()),
@@ -179,6 +196,9 @@ struct ContractSchemaTests {
             CategoriesService.palette.descriptor.path: try json(Palette(colors: ["#112233"])),
             CategoriesService.export.descriptor.path: try json(CategoryExport(exportedAt: date, categories: [record])),
             CategoriesService.import.descriptor.path: try json(ImportCategoriesResponse(created: 1, updated: 0, unchanged: 2, deleted: 0)),
+            FiltersService.get.descriptor.path: try json(filterState),
+            FiltersService.list.descriptor.path: try json(FilterList(filters: [filterState, FilterState(filterId: "x", title: "X", options: [], revision: 1, updatedAt: date)])),
+            FiltersService.delete.descriptor.path: try json(Empty()),
             Reflection.describe.descriptor.path: try json(CatalogContract.document),
             Health.check.descriptor.path: try json(HealthCheckResponse(status: .serving)),
         ]
@@ -211,7 +231,9 @@ struct ContractSchemaTests {
         add(CategoriesService.update); add(CategoriesService.delete); add(CategoriesService.move)
         add(CategoriesService.merge); add(CategoriesService.assignItems); add(CategoriesService.moveItems)
         add(CategoriesService.stats); add(CategoriesService.palette); add(CategoriesService.export)
-        add(CategoriesService.import); add(Reflection.describe); add(Health.check); add(Health.watch)
+        add(CategoriesService.import); add(FiltersService.define); add(FiltersService.get); add(FiltersService.list)
+        add(FiltersService.select); add(FiltersService.setPresentation); add(FiltersService.togglePresentation)
+        add(FiltersService.delete); add(FiltersService.watch); add(Reflection.describe); add(Health.check); add(Health.watch)
         return decoders
     }
 
@@ -247,6 +269,22 @@ struct ContractSchemaTests {
             let method = try #require(CatalogContract.method(at: path))
             let problems = SchemaChecker.problems(sample, method.responseSchema, at: "response")
             #expect(problems.isEmpty, "\(path): \(problems)")
+        }
+    }
+
+    @Test("every kind of Watch event conforms to the FilterEvent schema")
+    func watchEventsConform() throws {
+        let events = [
+            FilterEvent(kind: .snapshot, revision: 42, state: Self.filterState),
+            FilterEvent(kind: .snapshot, revision: 42, state: Self.filterState, reset: true),
+            FilterEvent(kind: .synced, revision: 42),
+            FilterEvent(kind: .change, revision: 43, previousRevision: 42, state: Self.filterState),
+            FilterEvent(kind: .heartbeat, revision: 43),
+        ]
+        for event in events {
+            let sample = try Self.jsonValue(Data(JSONCodec().encode(event)))
+            let problems = SchemaChecker.problems(sample, FilterEvent.jsonSchema, at: "event")
+            #expect(problems.isEmpty, "\(event.kind): \(problems)")
         }
     }
 

@@ -1,0 +1,62 @@
+import CatalogAPI
+
+/// A filter's options: listed, or mirrored from another resource.
+public enum FilterContent: Sendable, Hashable {
+    case options([FilterOption])
+    case source(FilterSource)
+}
+
+/// A validated `Filters/Define`.
+public struct FilterDefinition: Sendable, Hashable {
+    public var filterID: String
+    public var title: String
+    public var content: FilterContent
+
+    public init(filterID: String, title: String, content: FilterContent) {
+        self.filterID = filterID
+        self.title = title
+        self.content = content
+    }
+}
+
+/// A change of a filter's selection or presentation.
+public enum FilterEdit: Sendable, Hashable {
+    /// `nil` selects "all"; with `toggle`, selecting the selected option clears the selection.
+    case select(optionID: Int64?, toggle: Bool)
+    case setPresentation(FilterPresentation)
+    case togglePresentation
+}
+
+/// A filter change the store committed.
+public enum FilterChange: Sendable, Hashable {
+    /// The filter was created or changed; `state.revision` is one more than before.
+    case updated(FilterState)
+    /// The filter was deleted; its revision stays reserved.
+    case deleted(filterID: String)
+}
+
+/// Where filter states live. Every effective change bumps the filter's revision by exactly 1
+/// in the same transaction as the change, and is appended to the retained history; a write
+/// that changes nothing returns the state as it is. Revisions never go backwards, across
+/// restarts, Delete and Define.
+///
+/// Filters bound to `source: categories` are kept equal to the categories (position order,
+/// option id = category id, title = name, icon = icon) by the category writes themselves, in
+/// their transactions; a selection whose option disappears is cleared in the same revision.
+public protocol FilterStore: Sendable {
+    /// Every filter that exists, by id.
+    func filters() async throws(CatalogError) -> [FilterState]
+    /// The last `limit` states of a filter (oldest first, the current one last), as retained
+    /// for Watch resume; empty for an unknown filter.
+    func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState]
+    /// Creates the filter or replaces its title and options. Changing the built-in
+    /// `categories` filter's source is FAILED_PRECONDITION `builtinFilter`.
+    func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState
+    /// NOT_FOUND `unknownFilter`, or `unknownOption` for a select of a missing option.
+    func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState
+    /// NOT_FOUND `unknownFilter`; FAILED_PRECONDITION `builtinFilter` for `categories`.
+    func deleteFilter(_ filterID: String) async throws(CatalogError)
+    /// Sets the function told about every committed filter change (including those that
+    /// category writes cause), in commit order, before the write returns to its caller.
+    func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void)
+}
