@@ -6,7 +6,7 @@ import Synchronization
 public final class HealthService: RPCService {
     private struct State {
         var statuses: [String: ServingStatus]
-        var watchers: [Int: (service: String, continuation: AsyncStream<ServingStatus>.Continuation)] = [:]
+        var watchers: [Int: (service: String, source: HealthWatchSource)] = [:]
         var nextWatcher = 0
         var shuttingDown = false
     }
@@ -26,7 +26,7 @@ public final class HealthService: RPCService {
             guard state.statuses[service] != nil, state.statuses[service] != status else { return }
             state.statuses[service] = status
             for watcher in state.watchers.values where watcher.service == service {
-                watcher.continuation.yield(status)
+                watcher.source.offer(status)
             }
         }
     }
@@ -38,7 +38,7 @@ public final class HealthService: RPCService {
         for name in names { setStatus(.notServing, for: name) }
         state.withLock { state in
             state.shuttingDown = true
-            for watcher in state.watchers.values { watcher.continuation.finish() }
+            for watcher in state.watchers.values { watcher.source.end() }
         }
     }
 
@@ -46,23 +46,19 @@ public final class HealthService: RPCService {
         router.register(Health.check) { [self] request, _ in
             HealthCheckResponse(status: try status(of: request.service ?? ""))
         }
-        router.register(Health.watch) { [self] request, writer, _ in
+        router.register(Health.watch) { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in
             let service = request.service ?? ""
-            let (updates, continuation) = AsyncStream<ServingStatus>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            let id = try state.withLock { state throws(RPCError) -> Int in
+            return try state.withLock { state throws(RPCError) -> HealthWatchSource in
                 guard let current = state.statuses[service] else { throw Self.unknown(service) }
-                if state.shuttingDown { continuation.finish() }
-                continuation.yield(current)
-                defer { state.nextWatcher += 1 }
-                state.watchers[state.nextWatcher] = (service, continuation)
-                return state.nextWatcher
+                let id = state.nextWatcher
+                state.nextWatcher += 1
+                let source = HealthWatchSource(current: current, codec: context.contentType.codec, waker: waker) { [weak self] in
+                    _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) }
+                }
+                if state.shuttingDown { source.end() }
+                state.watchers[id] = (service, source)
+                return source
             }
-            defer { _ = state.withLock { $0.watchers.removeValue(forKey: id) } }
-            for await status in updates {
-                try await writer.write(HealthCheckResponse(status: status))
-            }
-            try Task.checkCancellation()
-            throw RPCError(.unavailable, "the server is shutting down")
         }
     }
 

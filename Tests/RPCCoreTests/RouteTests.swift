@@ -245,4 +245,63 @@ struct RouteTests {
         #expect(finish.lastMessage == nil, "the cancelled handler produced no response")
         #expect(finish.trailers.code == .cancelled)
     }
+
+    /// A source that hands out `count` items, then ends OK.
+    final class CountingSource: ResponseSource {
+        private let state: Mutex<(sent: Int, closed: Bool)>
+        let count: Int
+
+        init(count: Int) {
+            self.count = count
+            state = Mutex((0, false))
+        }
+
+        var closed: Bool { state.withLock { $0.closed } }
+
+        func next() -> ResponsePull {
+            state.withLock { state in
+                guard state.sent < count else { return .end(.ok([:])) }
+                state.sent += 1
+                return .message(try! JSONCodec.shared.encode(Item(id: state.sent, name: "n")))
+            }
+        }
+
+        func streamClosed() { state.withLock { $0.closed = true } }
+    }
+
+    @Test("a subscribe route attaches the source it gets and releases the call's task without finishing")
+    func subscribeAttachesSource() async throws {
+        var router = Router()
+        let made = CountingSource(count: 2)
+        router.register(TestService.listItems) { (request: TestService.ListItemsRequest, context, waker) in
+            #expect(request.count == 2)
+            #expect(context.contentType == .grpc)
+            waker.wake()
+            return made
+        }
+        let route = try #require(router.route(for: TestService.listItems.descriptor.path))
+        let stream = FakeServerCallStream(jsonRequests: [#"{"count": 2}"#])
+        await route.run(stream)
+
+        #expect(stream.finished.isEmpty, "the source, not the route, ends the stream")
+        #expect(stream.waitEndedByAbort == false)
+        #expect(stream.wakes == 1)
+        let source = try #require(stream.source as? CountingSource)
+        #expect(source === made)
+        guard case .message(let first) = source.next() else { Issue.record("no first message"); return }
+        #expect(try JSONCodec.shared.decode(Item.self, from: first) == Item(id: 1, name: "n"))
+    }
+
+    @Test("a subscribe route that throws ends the call with that status and attaches nothing")
+    func subscribeErrorIsTheStatus() async throws {
+        var router = Router()
+        router.register(TestService.listItems) { (_: TestService.ListItemsRequest, _, _) -> any ResponseSource in
+            throw RPCError(.resourceExhausted, "too many")
+        }
+        let route = try #require(router.route(for: TestService.listItems.descriptor.path))
+        let stream = FakeServerCallStream(jsonRequests: [#"{"count": 1}"#])
+        await route.run(stream)
+        #expect(stream.source == nil)
+        #expect(try onlyFinish(stream).trailers.code == .resourceExhausted)
+    }
 }

@@ -43,6 +43,22 @@ public struct Router: Sendable {
         })
     }
 
+    /// Registers a server-streaming method served by a pulled `ResponseSource`: `subscribe`
+    /// returns the source (or throws the call's status before any message), and no task
+    /// stays behind for the stream. The source encodes with `context.contentType.codec` and
+    /// calls the waker when it has something new.
+    public mutating func register<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
+        subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) async throws -> any ResponseSource
+    ) {
+        add(Route(descriptor: method.descriptor) { stream, context in
+            let requestBytes = try await Self.singleRequest(from: stream)
+            let request = try stream.head.contentType.codec.decode(Request.self, from: requestBytes)
+            let source = try await subscribe(request, context, ResponseWaker(stream: stream))
+            stream.attach(source, initialMetadata: context.initialMetadata)
+        })
+    }
+
     /// Registers every method of a service.
     public mutating func register(_ service: some RPCService) {
         service.register(into: &self)

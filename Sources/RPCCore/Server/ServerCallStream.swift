@@ -18,6 +18,14 @@ public protocol ServerCallStream: Sendable {
     /// an error becomes a trailers-only response. Calls after the first are ignored.
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers)
 
+    /// Hands the rest of the response to `source`, which the transport pulls from (see
+    /// `ResponseSource`); the response headers carry `initialMetadata`. The call's task is then
+    /// released: `waitUntilDone()` returns.
+    func attach(_ source: any ResponseSource, initialMetadata: Metadata)
+
+    /// Makes the transport pull the attached source again.
+    func wakeSource()
+
     /// Returns once the call is over: after `finish`, or when the peer, the deadline or the
     /// connection aborted it (the transport has then already ended the stream). Also returns
     /// when the waiting task is cancelled.

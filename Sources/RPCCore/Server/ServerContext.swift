@@ -10,6 +10,8 @@ public struct ServerContext: Sendable {
     public let deadline: ContinuousClock.Instant?
     /// The peer's address.
     public let peer: String
+    /// The request's content type; its codec encodes the responses.
+    public let contentType: ContentType
 
     private let response = ResponseMetadata()
 
@@ -18,6 +20,7 @@ public struct ServerContext: Sendable {
         self.requestMetadata = head.metadata
         self.deadline = head.deadline
         self.peer = head.peer
+        self.contentType = head.contentType
     }
 
     /// Adds metadata to the response headers; effective before the first message is sent.

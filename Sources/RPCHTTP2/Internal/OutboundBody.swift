@@ -11,6 +11,8 @@ struct OutboundBody {
     private var parkedWriter: CheckedContinuation<Void, any Error>?
 
     var isEmpty: Bool { byteCount == 0 }
+    /// Bytes waiting to be sent.
+    var count: Int { byteCount }
 
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }

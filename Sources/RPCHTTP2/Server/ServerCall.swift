@@ -11,11 +11,18 @@ final class ServerCall: ServerCallStream {
     private let eventLoop: any EventLoop
     private let stream: NIOLoopBound<ServerStreamState>
     private let connection: NIOLoopBound<ServerConnectionHandler>
+    private let wakeQueue: SourceWakeQueue
+    private let streamID: Int32
 
-    init(head: RequestHead, route: Route, stream: ServerStreamState, connection: ServerConnectionHandler, eventLoop: any EventLoop) {
+    init(
+        head: RequestHead, route: Route, stream: ServerStreamState, connection: ServerConnectionHandler,
+        wakeQueue: SourceWakeQueue, eventLoop: any EventLoop
+    ) {
         self.head = head
         self.route = route
         self.eventLoop = eventLoop
+        self.wakeQueue = wakeQueue
+        self.streamID = stream.id
         let stream = NIOLoopBound(stream, eventLoop: eventLoop)
         let connection = NIOLoopBound(connection, eventLoop: eventLoop)
         self.stream = stream
@@ -46,6 +53,17 @@ final class ServerCall: ServerCallStream {
         onEventLoop { [stream, connection] in
             connection.value.finish(stream.value, lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers)
         }
+    }
+
+    func attach(_ source: any ResponseSource, initialMetadata: Metadata) {
+        abort.fire()
+        onEventLoop { [stream, connection] in
+            connection.value.attach(source, to: stream.value, initialMetadata: initialMetadata)
+        }
+    }
+
+    func wakeSource() {
+        wakeQueue.wake(streamID)
     }
 
     /// Runs `body` on the event loop: at once when already there (calls run there by default).

@@ -32,6 +32,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var keepaliveTimeout: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
     private var graceTimer: Scheduled<Void>?
+    private var wakeQueue: SourceWakeQueue?
 
     init(configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger) {
         self.configuration = configuration
@@ -59,6 +60,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         logger[metadataKey: "peer"] = "\(peer)"
         let session = NGHTTP2Session(role: .server, delegate: self)
         self.session = session
+        wakeQueue = SourceWakeQueue(eventLoop: context.eventLoop) { [weak self] streamIDs in self?.pullSources(streamIDs) }
         session.submitSettings([
             (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), UInt32(configuration.maxConcurrentStreams)),
             (Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), UInt32(configuration.streamWindowSize)),
@@ -129,6 +131,23 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         guard let session, !closing, streams[stream.id] === stream else { return }
         stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, session: session)
         scheduleFlush()
+    }
+
+    func attach(_ source: any ResponseSource, to stream: ServerStreamState, initialMetadata: Metadata) {
+        guard let session, !closing, streams[stream.id] === stream else {
+            source.streamClosed()
+            return
+        }
+        stream.attach(source, initialMetadata: initialMetadata, session: session, highWatermark: configuration.streamWriteBufferSize)
+        scheduleFlush()
+    }
+
+    private func pullSources(_ streamIDs: [Int32]) {
+        guard let session, !closing else { return }
+        for id in streamIDs {
+            streams[id]?.pullSource(session: session, highWatermark: configuration.streamWriteBufferSize)
+        }
+        flush()
     }
 
     func returnWithheldCredit(_ stream: ServerStreamState) {
@@ -313,17 +332,20 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(readDataFor streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> DataRead {
         guard let session, let stream = streams[streamID] else { return .bytes(count: 0, endOfData: true, endStream: true) }
-        return stream.readData(into: buffer, session: session, lowWatermark: configuration.streamWriteBufferSize / 2)
+        return stream.readData(
+            into: buffer, session: session, lowWatermark: configuration.streamWriteBufferSize / 2,
+            highWatermark: configuration.streamWriteBufferSize)
     }
 
     private func startCall(on stream: ServerStreamState) {
-        guard let session, let context else { return }
+        guard let session, let context, let wakeQueue else { return }
         switch RequestValidation.validate(stream.headers, router: router, peer: peer) {
         case .failure(let rejected):
             _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
         case .success(let accepted):
-            let call = ServerCall(head: accepted.head, route: accepted.route, stream: stream, connection: self,
-                                  eventLoop: context.eventLoop)
+            let call = ServerCall(
+                head: accepted.head, route: accepted.route, stream: stream, connection: self, wakeQueue: wakeQueue,
+                eventLoop: context.eventLoop)
             stream.start(accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize)
             if let deadline = accepted.head.deadline {
                 stream.armDeadline(on: context.eventLoop, at: deadline, connection: self)

@@ -17,6 +17,9 @@ final class ServerStreamState {
     private(set) var finished = false
     private var requestEnded = false
     private var deadlineTimer: Scheduled<Void>?
+    /// The pulled source of the rest of the response, once the call attached one.
+    private var source: (any ResponseSource)?
+    private var sourceMetadata: Metadata = [:]
 
     init(id: Int32, maxHeaderListSize: Int) {
         self.id = id
@@ -97,6 +100,39 @@ final class ServerStreamState {
         outbound.admit(writer, highWatermark: highWatermark)
     }
 
+    /// Hands the response to `source` and pulls what it has.
+    func attach(_ source: any ResponseSource, initialMetadata: Metadata, session: NGHTTP2Session, highWatermark: Int) {
+        guard !finished else {
+            source.streamClosed()
+            return
+        }
+        self.source = source
+        sourceMetadata = initialMetadata
+        pullSource(session: session, highWatermark: highWatermark)
+    }
+
+    /// Queues what the attached source has, while at most `highWatermark` bytes wait.
+    func pullSource(session: NGHTTP2Session, highWatermark: Int) {
+        pull: while let source, !finished, outbound.count <= highWatermark {
+            switch source.next() {
+            case .message(let message):
+                startResponse(session, sourceMetadata)
+                outbound.append(MessageFramer.frame(message, compression: responseCompression))
+            case .idle:
+                break pull
+            case .end(let trailers):
+                finish(lastMessage: nil, initialMetadata: sourceMetadata, trailers: trailers, session: session)
+            }
+        }
+        outbound.wake(streamID: id, session: session)
+    }
+
+    private func releaseSource() {
+        guard let source else { return }
+        self.source = nil
+        source.streamClosed()
+    }
+
     /// Submits the response headers once; the body follows from `readData`.
     private func startResponse(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
         guard !responseStarted else { return }
@@ -109,6 +145,7 @@ final class ServerStreamState {
         guard !finished else { return }
         finished = true
         deadlineTimer?.cancel()
+        releaseSource()
         if !responseStarted && lastMessage == nil {
             responseStarted = true
             let fields = [(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields
@@ -124,7 +161,12 @@ final class ServerStreamState {
     }
 
     /// Answers nghttp2's body read.
-    func readData(into buffer: UnsafeMutableRawBufferPointer, session: NGHTTP2Session, lowWatermark: Int) -> DataRead {
+    func readData(
+        into buffer: UnsafeMutableRawBufferPointer, session: NGHTTP2Session, lowWatermark: Int, highWatermark: Int
+    ) -> DataRead {
+        if source != nil, outbound.count <= lowWatermark {
+            pullSource(session: session, highWatermark: highWatermark)
+        }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if outbound.isEmpty, let trailers {
             session.submitTrailers(streamID: id, headers: trailers)
@@ -137,6 +179,7 @@ final class ServerStreamState {
     /// The stream is gone (reset, closed, connection lost): stop the call.
     func close() {
         deadlineTimer?.cancel()
+        releaseSource()
         outbound.removeAll()
         let cancelled = RPCError(.cancelled, "the stream was closed")
         outbound.failWriter(cancelled)

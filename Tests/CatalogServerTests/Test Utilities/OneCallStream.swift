@@ -38,6 +38,13 @@ final class OneCallStream: ServerCallStream {
         doneContinuation.finish()
     }
 
+    func attach(_ source: any ResponseSource, initialMetadata: Metadata) {
+        Issue.record("a unary call must not attach a response source")
+        doneContinuation.finish()
+    }
+
+    func wakeSource() {}
+
     func waitUntilDone() async {
         for await _ in done {}
     }

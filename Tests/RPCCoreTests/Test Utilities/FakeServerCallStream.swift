@@ -24,6 +24,8 @@ final class FakeServerCallStream: ServerCallStream {
         var finished: [Finished] = []
         var waitEndedByAbort: Bool?
         var aborted = false
+        var source: (any ResponseSource)?
+        var wakes = 0
     }
 
     let head: RequestHead
@@ -61,6 +63,11 @@ final class FakeServerCallStream: ServerCallStream {
     /// because the call finished, `nil` while it has not ended.
     var waitEndedByAbort: Bool? { state.withLock { $0.waitEndedByAbort } }
 
+    /// The attached response source, if the route attached one.
+    var source: (any ResponseSource)? { state.withLock { $0.source } }
+    /// How many times the source asked to be pulled.
+    var wakes: Int { state.withLock { $0.wakes } }
+
     /// Aborts the call, as a client reset or an expired deadline would.
     func abort() {
         state.withLock { $0.aborted = true }
@@ -86,6 +93,15 @@ final class FakeServerCallStream: ServerCallStream {
             $0.finished.append(Finished(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers))
         }
         abortContinuation.finish()
+    }
+
+    func attach(_ source: any ResponseSource, initialMetadata: Metadata) {
+        state.withLock { $0.source = source }
+        abortContinuation.finish()
+    }
+
+    func wakeSource() {
+        state.withLock { $0.wakes += 1 }
     }
 
     func waitUntilDone() async {

@@ -5,6 +5,9 @@ import Synchronization
 enum Echo {
     static let get = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Get")
     static let expand = ServerStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Expand")
+    /// Like `expand`, from a pulled `ResponseSource` (no task per stream); reports
+    /// `cancelled(text)` when the stream closes before the source ended it.
+    static let count = ServerStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Count")
     /// Never answers; reports to the probe when it starts and when it is cancelled.
     static let hang = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Hang")
 }
@@ -118,6 +121,9 @@ struct EchoService: RPCService {
             }
             try Self.failIfAsked(request, context: context)
         }
+        router.register(Echo.count) { (request: EchoRequest, context, _) -> any ResponseSource in
+            CountingSource(request: request, codec: context.contentType.codec, probe: probe)
+        }
         router.register(Echo.hang) { request, _ in
             probe.record(.started(request.text))
             do {
@@ -128,6 +134,15 @@ struct EchoService: RPCService {
             }
             return EchoResponse(text: request.text)
         }
+    }
+
+    static func trailers(for request: EchoRequest) -> ResponseTrailers {
+        var metadata = Metadata()
+        for (key, value) in (request.trailers ?? [:]).sorted(by: { $0.key < $1.key }) { metadata.add(key, value) }
+        guard let status = request.status, status != 0 else { return .ok(metadata) }
+        return ResponseTrailers(
+            code: StatusCode(rawValue: status) ?? .unknown, message: request.message ?? "",
+            detail: request.reason.map { ErrorDetail(reason: $0) }, metadata: metadata)
     }
 
     private static func failIfAsked(_ request: EchoRequest, context: ServerContext) throws {
@@ -142,5 +157,37 @@ struct EchoService: RPCService {
             )
         }
         for entry in metadata { context.addTrailingMetadata(entry.key, entry.value) }
+    }
+}
+
+/// Serves `Echo/Count`: `count` messages pulled one at a time, then the requested trailers.
+final class CountingSource: ResponseSource {
+    private let request: EchoRequest
+    private let codec: any MessageCodec
+    private let probe: EchoProbe
+    private let state = Mutex((next: 0, ended: false))
+
+    init(request: EchoRequest, codec: any MessageCodec, probe: EchoProbe) {
+        self.request = request
+        self.codec = codec
+        self.probe = probe
+    }
+
+    func next() -> ResponsePull {
+        let index = state.withLock { state -> Int? in
+            guard state.next < (request.count ?? 0) else {
+                state.ended = true
+                return nil
+            }
+            defer { state.next += 1 }
+            return state.next
+        }
+        guard let index else { return .end(EchoService.trailers(for: request)) }
+        probe.recordWrite()
+        return .message(try! codec.encode(EchoResponse(text: request.text, index: index)))
+    }
+
+    func streamClosed() {
+        if !state.withLock({ $0.ended }) { probe.record(.cancelled(request.text)) }
     }
 }

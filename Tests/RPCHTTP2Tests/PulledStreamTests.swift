@@ -1,0 +1,132 @@
+import Foundation
+import RPCCore
+import RPCHTTP2
+import Synchronization
+import Testing
+
+/// Server streams served by a pulled `ResponseSource` (no task per stream).
+@Suite("Pulled server streams end to end")
+struct PulledStreamTests {
+    @Test("a pulled stream delivers 100 000 messages in order, then the source's trailers")
+    func manyMessages() async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            let stream = try await RPCClient(transport: connection).serverStreaming(
+                Echo.count, EchoRequest(text: "w", count: 100_000))
+            var expected = 0
+            for try await message in stream {
+                guard message.index == expected else { break }
+                expected += 1
+            }
+            #expect(expected == 100_000)
+            await connection.close()
+        }
+    }
+
+    @Test("a source's error end reaches the client after its messages, with detail and trailers")
+    func errorEnd() async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            let stream = try await RPCClient(transport: connection).serverStreaming(
+                Echo.count, EchoRequest(text: "e", count: 3, status: 11, message: "past the end", reason: "futureRevision",
+                                        trailers: ["x-trace": "t9"]))
+            var received: [Int] = []
+            let error = try await #require(throws: RPCError.self) {
+                for try await message in stream { received.append(message.index ?? -1) }
+            }
+            #expect(received == [0, 1, 2])
+            #expect(error.code == .outOfRange)
+            #expect(error.detail?.reason == "futureRevision")
+            #expect(error.metadata.first("x-trace") == "t9")
+            await connection.close()
+        }
+    }
+
+    @Test("a source that ends at once gives a trailers-only error response")
+    func immediateEnd() async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            let stream = try await RPCClient(transport: connection).serverStreaming(
+                Echo.count, EchoRequest(text: "z", count: 0, status: 8, message: "full"))
+            let error = try await #require(throws: RPCError.self) { for try await _ in stream {} }
+            #expect(error.code == .resourceExhausted)
+            #expect(error.message == "full")
+            await connection.close()
+        }
+    }
+
+    @Test("a client that stops reading stops the pulls, others are served, and reading again resumes them")
+    func slowReader() async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            let payload = String(repeating: "p", count: 1000)
+            let stream = try await RPCClient(transport: connection).serverStreaming(
+                Echo.count, EchoRequest(text: payload, count: 1_000_000))
+            var iterator = stream.makeAsyncIterator()
+            #expect(try await iterator.next()?.index == 0)
+            let stalledAt = try await server.probe.writtenCountOnceStalled()
+            // About 1 KB per message: windows and buffers hold a few MB, not the 1 GB asked for.
+            #expect(stalledAt < 40_000)
+            #expect(try await server.servesAnotherConnection())
+            for _ in 0..<(stalledAt + 1000) { _ = try await iterator.next() }
+            #expect(server.probe.writtenCount > stalledAt)
+            stream.cancel()
+            let closed = await server.probe.next { $0 == .cancelled(payload) }
+            #expect(closed == .cancelled(payload), "the source learns that the client went away")
+            await connection.close()
+        }
+    }
+
+    @Test("the server's deadline ends a pulled stream with DEADLINE_EXCEEDED and closes the source")
+    func deadline() async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            let payload = String(repeating: "d", count: 1000)
+            let stream = try await RPCClient(transport: connection).serverStreaming(
+                Echo.count, EchoRequest(text: payload, count: 10_000_000), options: CallOptions(timeout: .milliseconds(300)))
+            var iterator = stream.makeAsyncIterator()
+            #expect(try await iterator.next()?.index == 0)
+            // Not reading: the deadline, not the end of the source, must stop the stream.
+            let closed = await server.probe.next { $0 == .cancelled(payload) }
+            #expect(closed == .cancelled(payload))
+            let error = try await #require(throws: RPCError.self) { while try await iterator.next() != nil {} }
+            #expect(error.code == .deadlineExceeded)
+            await connection.close()
+        }
+    }
+
+    @Test("a lost connection closes every source on it")
+    func lostConnection() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            // A raw client that drops its socket while three endless streams are open.
+            let framesBeforeClose = try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(30))
+                defer { raw.close() }
+                try raw.sendPreface()
+                for index in 0..<3 {
+                    let body = MessageFramer.frame(try JSONCodec.shared.encode(EchoRequest(text: "lost\(index)", count: 10_000_000)))
+                    let streamID = UInt32(1 + 2 * index)
+                    try raw.sendHeaders(streamID: streamID, headers: RawHTTP2Connection.grpcRequestHeaders(path: Echo.count.descriptor.path), endStream: false)
+                    try raw.sendData(streamID: streamID, body, endStream: true)
+                }
+                var streamsWithData = Set<UInt32>()
+                while streamsWithData.count < 3, let frame = try raw.readFrame() {
+                    if frame.type == .data { streamsWithData.insert(frame.streamID) }
+                }
+                return streamsWithData.count
+            }
+            #expect(framesBeforeClose == 3)
+            let closedSources = Mutex(Set<String>())
+            let allClosed = await server.probe.next { event in
+                guard case .cancelled(let text) = event else { return false }
+                return closedSources.withLock { closed in
+                    closed.insert(text)
+                    return closed == ["lost0", "lost1", "lost2"]
+                }
+            }
+            #expect(allClosed != nil, "closed: \(closedSources.withLock { $0 })")
+            #expect(try await server.servesAnotherConnection())
+        }
+    }
+}
