@@ -30,6 +30,7 @@ extension SQLiteCatalogStore {
                 JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
                 JOIN (\(Self.categoryOptionsSQL)) AS mirror
                 WHERE f.deleted = 0 AND c.source = 'categories' AND o.options IS NOT mirror.options
+                ORDER BY f.id
                 """)
         guard let optionsJSON: String = stale.first?[1] else { return }
         let options = try Self.decodeOptions(optionsJSON)
