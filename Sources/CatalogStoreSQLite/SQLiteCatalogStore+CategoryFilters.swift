@@ -12,6 +12,19 @@ extension SQLiteCatalogStore {
         FROM (SELECT id, name, icon FROM category ORDER BY position)
         """
 
+    /// The id and the new options JSON of every bound filter whose options differ from the
+    /// categories. CROSS JOIN keeps this order: the few filter rows, then point lookups of their
+    /// changes (never a scan of every retained change), the mirror built once.
+    static let staleCategoryFiltersSQL = """
+        SELECT f.id, mirror.options
+        FROM filter f
+        CROSS JOIN filter_change c ON c.filterId = f.id AND c.revision = f.revision
+        CROSS JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
+        CROSS JOIN (\(categoryOptionsSQL)) AS mirror
+        WHERE f.deleted = 0 AND c.source = 'categories' AND o.options IS NOT mirror.options
+        ORDER BY f.id
+        """
+
     static func categoryOptionsJSON(_ db: Database) throws -> String {
         try String.fetchOne(db, sql: categoryOptionsSQL) ?? "[]"
     }
@@ -21,17 +34,7 @@ extension SQLiteCatalogStore {
     /// every category write that may change names, icons, positions or the set of categories,
     /// inside its transaction; one query when nothing differs.
     func syncCategoryFilters(_ db: Database) throws {
-        let stale = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT f.id, mirror.options
-                FROM filter f
-                JOIN filter_change c ON c.filterId = f.id AND c.revision = f.revision
-                JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
-                JOIN (\(Self.categoryOptionsSQL)) AS mirror
-                WHERE f.deleted = 0 AND c.source = 'categories' AND o.options IS NOT mirror.options
-                ORDER BY f.id
-                """)
+        let stale = try Row.fetchAll(db, sql: Self.staleCategoryFiltersSQL)
         guard let optionsJSON: String = stale.first?[1] else { return }
         let options = try Self.decodeOptions(optionsJSON)
         let now = Self.filterTimestamp()

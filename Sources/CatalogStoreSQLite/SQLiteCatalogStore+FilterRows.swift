@@ -27,25 +27,23 @@ extension SQLiteCatalogStore {
 
     /// The current state of a filter that exists (not deleted).
     static func fetchFilter(_ db: Database, id: String) throws -> FilterState? {
-        try fetchFilters(db, where: "f.id = ?", arguments: [id]).first
+        try fetchFilters(db, id: id).first
     }
 
-    /// The current states of the filters that exist and match `condition` (on `filter f` and
-    /// its current change `c`), by id.
-    static func fetchFilters(_ db: Database, where condition: String, arguments: StatementArguments = [])
-        throws -> [FilterState]
-    {
+    /// The current states of the filters that exist (of the one filter `id`, when given), by id:
+    /// point lookups of the current changes (CROSS JOIN keeps `filter` first).
+    static func fetchFilters(_ db: Database, id: String? = nil) throws -> [FilterState] {
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT c.filterId, c.title, c.source, o.options, c.selectedId, c.presentation, c.revision, c.updatedAt
                 FROM filter f
-                JOIN filter_change c ON c.filterId = f.id AND c.revision = f.revision
-                JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
-                WHERE f.deleted = 0 AND \(condition)
+                CROSS JOIN filter_change c ON c.filterId = f.id AND c.revision = f.revision
+                CROSS JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
+                WHERE f.deleted = 0 \(id == nil ? "" : "AND f.id = ?")
                 ORDER BY f.id
                 """,
-            arguments: arguments)
+            arguments: id.map { [$0] } ?? [])
         return try rows.map { row in try filterState(row, options: decodeOptions(row[3])) }
     }
 

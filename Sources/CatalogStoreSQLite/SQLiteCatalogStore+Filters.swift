@@ -7,7 +7,7 @@ extension SQLiteCatalogStore: FilterStore {
     // MARK: Reads
 
     public func filters() async throws(CatalogError) -> [FilterState] {
-        try await read { db in try Self.fetchFilters(db, where: "1") }
+        try await read { db in try Self.fetchFilters(db) }
     }
 
     public func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] {

@@ -63,7 +63,7 @@ func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocatio
 
         let categories = try Row.fetchAll(db, sql: "SELECT \(SQLiteCatalogStore.categoryColumns) FROM category")
             .map(SQLiteCatalogStore.category)
-        let filters = try SQLiteCatalogStore.fetchFilters(db, where: "1")
+        let filters = try SQLiteCatalogStore.fetchFilters(db)
         #expect(filters.contains { $0.filterId == FilterRules.builtinFilterID }, sourceLocation: sourceLocation)
         for filter in filters {
             if filter.source == .categories {
