@@ -1,6 +1,7 @@
 import CatalogAPI
 import CatalogServer
 import Foundation
+import GRDB
 import Testing
 
 @testable import CatalogStoreSQLite
@@ -27,6 +28,31 @@ struct FilterStoreTests {
         #expect(builtin.revision == 1)
         #expect(abs(builtin.updatedAt.timeIntervalSinceNow) < 60)
         #expect(try await store.filterHistory(filterID: FilterRules.builtinFilterID, limit: 10) == [builtin])
+        try await assertInvariants(store)
+    }
+
+    @Test("migrating a store of v1 binds the built-in filter to the categories it holds")
+    func migrateFromV1() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("v1-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("catalog.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try SQLiteCatalogStore.migrator.migrate(queue, upTo: "v1")
+            try await queue.write { db in
+                try db.execute(sql: "UPDATE category SET position = 3 - position")
+                try db.execute(
+                    sql: """
+                        INSERT INTO category (name, slug, color, icon, position, createdAt, updatedAt)
+                        VALUES ('Books', 'books', '#000000', NULL, 4, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
+                        """)
+            }
+        }
+        let store = try SQLiteCatalogStore(path: path)
+        let builtin = try #require(try await store.filters().first)
+        #expect(builtin.options.map(\.title) == ["Sports", "Games", "Cars", "Family", "Books"])
+        #expect(builtin.options.last == FilterOption(id: 5, title: "Books"))
+        #expect(builtin.revision == 1)
         try await assertInvariants(store)
     }
 
