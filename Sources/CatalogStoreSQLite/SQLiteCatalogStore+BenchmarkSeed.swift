@@ -21,8 +21,9 @@ extension SQLiteCatalogStore {
     /// Fills an empty store (no item, only the migration's default categories) with `categories`
     /// categories in all and `items` items: `largeCategoryItems` of them in one (non-default)
     /// category, the rest spread evenly over the others. One write transaction with prepared
-    /// statements; positions stay dense, `itemCount` is exact, and `titleKey`, `searchText` and
-    /// `priceMinorUnits` are filled as `createItem` fills them. For load tests, not for production data.
+    /// statements; positions stay dense, `itemCount` is exact, `titleKey`, `searchText` and
+    /// `priceMinorUnits` are filled as `createItem` fills them, and the filters bound to the
+    /// categories mirror them. For load tests, not for production data.
     ///
     /// INVALID_ARGUMENT `invalidField("seed", …)` when the store is not empty or the
     /// numbers do not fit.
@@ -38,6 +39,7 @@ extension SQLiteCatalogStore {
                 var summary: BenchmarkSeedSummary?
                 try db.inTransaction {
                     summary = try Self.seed(db, categories: categories, items: items, large: largeCategoryItems)
+                    try self.syncCategoryFilters(db)
                     return .commit
                 }
                 guard let summary else { throw CatalogError.storage("benchmark seed produced no result") }

@@ -78,6 +78,7 @@ extension SQLiteCatalogStore {
             let id = try Self.insertCategory(
                 db, name: draft.name, color: draft.color ?? CategoryPalette.color(forPosition: count), icon: draft.icon,
                 position: count, isDefault: false, now: Date())
+            try self.syncCategoryFilters(db)
             return try Self.fetchCategory(db, id: id)
         }
     }
@@ -112,6 +113,7 @@ extension SQLiteCatalogStore {
                     WHERE id = ?
                     """,
                 arguments: [updated.name, updated.slug, updated.color, updated.icon, updated.isDefault, Date(), id])
+            try self.syncCategoryFilters(db)
             return try Self.fetchCategory(db, id: id)
         }
     }
@@ -145,6 +147,7 @@ extension SQLiteCatalogStore {
                 sql:
                     "UPDATE category SET position = position - 1, revision = revision + 1, updatedAt = ? WHERE position > ?",
                 arguments: [now, category.position])
+            try self.syncCategoryFilters(db)
             return response
         }
     }
@@ -189,6 +192,7 @@ extension SQLiteCatalogStore {
                 try db.execute(
                     sql: "UPDATE category SET position = ?, revision = revision + 1, updatedAt = ? WHERE id = ?",
                     arguments: [to, now, id])
+                try self.syncCategoryFilters(db)
             }
             return try Row.fetchAll(db, sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position").map(Self.category)
         }
@@ -219,6 +223,7 @@ extension SQLiteCatalogStore {
                 try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [source.id])
             }
             try Self.compactPositions(db, now: now)
+            try self.syncCategoryFilters(db)
             return MergeCategoriesResponse(
                 target: try Self.fetchCategory(db, id: targetID), movedItems: moved, deletedIds: sources)
         }
@@ -307,6 +312,7 @@ extension SQLiteCatalogStore {
                 }
             }
             if try Self.categoryCount(db) == 0 { throw CatalogError.lastCategory }
+            try self.syncCategoryFilters(db)
             return response
         }
     }

@@ -2,6 +2,7 @@ import CatalogAPI
 import CatalogServer
 import Foundation
 import GRDB
+import Synchronization
 
 /// The catalog in an SQLite file through GRDB (WAL mode, foreign keys on).
 ///
@@ -10,6 +11,8 @@ import GRDB
 /// what the real call would.
 public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
+    /// Told about every committed filter change (see `observeFilterChanges`).
+    let filterObserver = Mutex<(@Sendable (FilterChange) -> Void)?>(nil)
 
     /// Opens (or creates) the database at `path` and migrates it.
     public init(path: String) throws(CatalogError) {

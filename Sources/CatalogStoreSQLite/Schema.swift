@@ -64,6 +64,46 @@ extension SQLiteCatalogStore {
                     arguments: [name, slug, color, icon, position, now, now])
             }
         }
+        migrator.registerMigration("v2") { db in
+            // A filter's states are its changes; `filter` says which one is current. A deleted
+            // filter keeps its row so its revision stays reserved. `options` is a JSON array of
+            // `FilterOption`, NULL when equal to the previous change's (the oldest retained change
+            // always has them; `optionsRevision` names the change holding the current ones), so a
+            // selection of a filter with thousands of options writes a few bytes. `updatedAt` is
+            // in milliseconds since 1970, so a state reads back exactly as written.
+            try db.execute(
+                sql: """
+                    CREATE TABLE filter (
+                        id TEXT PRIMARY KEY,
+                        revision INTEGER NOT NULL CHECK (revision >= 1),
+                        optionsRevision INTEGER NOT NULL,
+                        deleted BOOLEAN NOT NULL DEFAULT 0
+                    );
+
+                    CREATE TABLE filter_change (
+                        filterId TEXT NOT NULL REFERENCES filter(id),
+                        revision INTEGER NOT NULL,
+                        title TEXT NOT NULL,
+                        source TEXT,
+                        options TEXT,
+                        selectedId INTEGER,
+                        presentation TEXT NOT NULL CHECK (presentation IN ('expanded', 'collapsed')),
+                        updatedAt INTEGER NOT NULL,
+                        PRIMARY KEY (filterId, revision)
+                    );
+                    """)
+            // The built-in filter, mirroring the categories (literal here, like v1's defaults).
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            try db.execute(
+                sql: """
+                    INSERT INTO filter (id, revision, optionsRevision, deleted) VALUES ('categories', 1, 1, 0);
+                    INSERT INTO filter_change (filterId, revision, title, source, options, selectedId, presentation, updatedAt)
+                    SELECT 'categories', 1, 'Categories', 'categories',
+                        json_group_array(json_object('id', id, 'title', name, 'icon', icon)), NULL, 'expanded', ?
+                    FROM (SELECT id, name, icon FROM category ORDER BY position);
+                    """,
+                arguments: [now])
+        }
         return migrator
     }
 }

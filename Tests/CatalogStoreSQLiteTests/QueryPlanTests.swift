@@ -82,4 +82,15 @@ struct QueryPlanTests {
         #expect(steps.contains { $0.contains("category_position") }, "\(steps)")
         #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(steps)")
     }
+
+    @Test("a category write finds the stale bound filters by point lookups, building the mirror once")
+    func staleCategoryFilters() async throws {
+        let store = try makeStore()
+        for index in 0..<3 { _ = try await store.defineFilter(explicitFilter("f\(index)")) }
+        let steps = try await queryPlan(
+            store, .init(sql: SQLiteCatalogStore.staleCategoryFiltersSQL, arguments: []), limit: false)
+        #expect(steps.filter { $0.contains("filter_change") }.count == 2, "\(steps)")
+        #expect(steps.filter { $0.hasPrefix("SEARCH") && $0.contains("filter_change") }.count == 2, "\(steps)")
+        #expect(steps.filter { $0.contains("MATERIALIZE") }.count == 1, "\(steps)")
+    }
 }

@@ -2,6 +2,7 @@ import CatalogAPI
 import CatalogServer
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 @testable import CatalogStoreSQLite
@@ -14,24 +15,30 @@ func makeStore() throws -> SQLiteCatalogStore {
     return try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path)
 }
 
-/// Every row of both tables, by id.
+/// Every row of every table, by key.
 struct Snapshot: Equatable, Sendable {
     var categories: [[DatabaseValue]]
     var items: [[DatabaseValue]]
+    var filters: [[DatabaseValue]]
+    var filterChanges: [[DatabaseValue]]
 }
 
 func snapshot(_ store: SQLiteCatalogStore) async throws -> Snapshot {
     try await store.database.read { db in
-        Snapshot(
-            categories: try Row.fetchAll(db, sql: "SELECT * FROM category ORDER BY id").map {
-                Array($0.databaseValues)
-            },
-            items: try Row.fetchAll(db, sql: "SELECT * FROM item ORDER BY id").map { Array($0.databaseValues) })
+        func rows(_ sql: String) throws -> [[DatabaseValue]] {
+            try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) }
+        }
+        return Snapshot(
+            categories: try rows("SELECT * FROM category ORDER BY id"),
+            items: try rows("SELECT * FROM item ORDER BY id"),
+            filters: try rows("SELECT * FROM filter ORDER BY id"),
+            filterChanges: try rows("SELECT * FROM filter_change ORDER BY filterId, revision"))
     }
 }
 
-/// Checks the raw tables: positions dense 0..n-1, slugs unique, no dangling categoryId, and every
-/// itemCount equal to the truth.
+/// Checks the raw tables: positions dense 0..n-1, slugs unique, no dangling categoryId, every
+/// itemCount equal to the truth, every filter bound to the categories mirroring them, and every
+/// filter history consecutive up to the current revision.
 func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     try await store.database.read { db in
         let positions = try Int.fetchAll(db, sql: "SELECT position FROM category ORDER BY position")
@@ -53,7 +60,59 @@ func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocatio
         #expect(wrongCounts.isEmpty, "itemCount differs from the truth: \(wrongCounts)", sourceLocation: sourceLocation)
         let foreignKeyViolations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
         #expect(foreignKeyViolations.isEmpty, sourceLocation: sourceLocation)
+
+        let categories = try Row.fetchAll(db, sql: "SELECT \(SQLiteCatalogStore.categoryColumns) FROM category")
+            .map(SQLiteCatalogStore.category)
+        let filters = try SQLiteCatalogStore.fetchFilters(db)
+        #expect(filters.contains { $0.filterId == FilterRules.builtinFilterID }, sourceLocation: sourceLocation)
+        for filter in filters {
+            if filter.source == .categories {
+                #expect(
+                    filter.options == FilterRules.options(mirroring: categories),
+                    "filter '\(filter.filterId)' does not mirror the categories", sourceLocation: sourceLocation)
+            }
+            if let selected = filter.selectedId {
+                #expect(filter.options.contains { $0.id == selected }, sourceLocation: sourceLocation)
+            }
+            let history = try SQLiteCatalogStore.fetchFilterHistory(db, id: filter.filterId, limit: .max)
+            #expect(history.last == filter, "filter '\(filter.filterId)' history", sourceLocation: sourceLocation)
+            #expect(
+                history.map(\.revision) == Array((filter.revision - Int64(history.count) + 1)...filter.revision),
+                "filter '\(filter.filterId)' history is not consecutive", sourceLocation: sourceLocation)
+        }
+        let oldestIncomplete = try Int.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) FROM filter_change c
+                WHERE c.options IS NULL AND c.revision = (SELECT MIN(revision) FROM filter_change WHERE filterId = c.filterId)
+                """)
+        #expect(oldestIncomplete == 0, "an oldest retained change lacks its options", sourceLocation: sourceLocation)
     }
+}
+
+/// Records what a store tells its filter observer.
+final class FilterChangeRecorder: Sendable {
+    private let recorded = Mutex<[FilterChange]>([])
+
+    init(_ store: SQLiteCatalogStore) {
+        store.observeFilterChanges { change in self.recorded.withLock { $0.append(change) } }
+    }
+
+    var changes: [FilterChange] { recorded.withLock { $0 } }
+
+    /// The states notified, in order.
+    var states: [FilterState] {
+        changes.compactMap { if case .updated(let state) = $0 { state } else { nil } }
+    }
+
+    func reset() { recorded.withLock { $0 = [] } }
+}
+
+/// A filter with explicit options `1...count`, titled "Option n".
+func explicitFilter(_ id: String, title: String = "Filter", options count: Int = 3) -> FilterDefinition {
+    FilterDefinition(
+        filterID: id, title: title,
+        content: .options((0..<Int64(count)).map { FilterOption(id: $0 + 1, title: "Option \($0 + 1)") }))
 }
 
 /// Runs an operation that must fail with `reason`, checks it changed nothing and the invariants hold;

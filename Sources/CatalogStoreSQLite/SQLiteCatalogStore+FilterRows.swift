@@ -1,0 +1,175 @@
+import CatalogAPI
+import CatalogServer
+import Foundation
+import GRDB
+
+/// Reading and writing filter states (tables `filter` and `filter_change`, see migration "v2"),
+/// inside a transaction.
+extension SQLiteCatalogStore {
+    /// How many changes of each filter are kept at least, for Watch resume.
+    static let retainedFilterChanges = 1024
+    /// How many more may pile up before the oldest are pruned, so pruning runs once per batch.
+    static let filterChangePruneBatch = 64
+
+    /// A filter's row: its latest revision (reserved when deleted) and whether it was deleted.
+    struct FilterRow {
+        var revision: Int64
+        var deleted: Bool
+    }
+
+    /// The columns `filterState(_:options:)` reads, in its order (`options` is read apart).
+    static let filterChangeColumns = "filterId, title, source, options, selectedId, presentation, revision, updatedAt"
+
+    static func fetchFilterRow(_ db: Database, id: String) throws -> FilterRow? {
+        try Row.fetchOne(db, sql: "SELECT revision, deleted FROM filter WHERE id = ?", arguments: [id])
+            .map { FilterRow(revision: $0[0], deleted: $0[1]) }
+    }
+
+    /// The current state of a filter that exists (not deleted).
+    static func fetchFilter(_ db: Database, id: String) throws -> FilterState? {
+        try fetchFilters(db, id: id).first
+    }
+
+    /// The current states of the filters that exist (of the one filter `id`, when given), by id:
+    /// point lookups of the current changes (CROSS JOIN keeps `filter` first).
+    static func fetchFilters(_ db: Database, id: String? = nil) throws -> [FilterState] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.filterId, c.title, c.source, o.options, c.selectedId, c.presentation, c.revision, c.updatedAt
+                FROM filter f
+                CROSS JOIN filter_change c ON c.filterId = f.id AND c.revision = f.revision
+                CROSS JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
+                WHERE f.deleted = 0 \(id == nil ? "" : "AND f.id = ?")
+                ORDER BY f.id
+                """,
+            arguments: id.map { [$0] } ?? [])
+        return try rows.map { row in try filterState(row, options: decodeOptions(row[3])) }
+    }
+
+    /// The last `limit` retained states of a filter, oldest first.
+    static func fetchFilterHistory(_ db: Database, id: String, limit: Int) throws -> [FilterState] {
+        guard limit > 0 else { return [] }
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT \(filterChangeColumns) FROM filter_change WHERE filterId = ? ORDER BY revision DESC LIMIT ?",
+            arguments: [id, limit]
+        ).reversed()
+        guard let first = rows.first else { return [] }
+        // The oldest row read may lean on an older one for its options.
+        var firstOptions: String? = first[3]
+        if firstOptions == nil {
+            firstOptions = try String.fetchOne(
+                db,
+                sql: """
+                    SELECT options FROM filter_change WHERE filterId = ? AND revision < ? AND options IS NOT NULL
+                    ORDER BY revision DESC LIMIT 1
+                    """,
+                arguments: [id, first[6] as Int64])
+        }
+        guard let firstOptions else { throw CatalogError.storage("the history of filter '\(id)' lacks its options") }
+        var options = try decodeOptions(firstOptions)
+        return try rows.map { row in
+            if let json: String = row[3] { options = try decodeOptions(json) }
+            return try filterState(row, options: options)
+        }
+    }
+
+    /// Makes `state` the filter's current state and appends it to its history, then prunes the
+    /// history. `optionsJSON` is `nil` when the options are those of the state it follows.
+    static func appendFilterChange(_ db: Database, _ state: FilterState, optionsJSON: String?) throws {
+        if optionsJSON == nil {
+            try db.execute(
+                sql: "UPDATE filter SET revision = ? WHERE id = ?", arguments: [state.revision, state.filterId])
+        } else {
+            try db.execute(
+                sql: """
+                    INSERT INTO filter (id, revision, optionsRevision, deleted) VALUES (?, ?, ?, 0)
+                    ON CONFLICT (id) DO UPDATE SET
+                        revision = excluded.revision, optionsRevision = excluded.optionsRevision, deleted = 0
+                    """,
+                arguments: [state.filterId, state.revision, state.revision])
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO filter_change (filterId, revision, title, source, options, selectedId, presentation, updatedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                state.filterId, state.revision, state.title, state.source?.rawValue, optionsJSON, state.selectedId,
+                state.presentation.rawValue, milliseconds(state.updatedAt),
+            ])
+        try pruneFilterHistory(db, id: state.filterId, current: state.revision)
+    }
+
+    /// Keeps the last `retainedFilterChanges` changes once `filterChangePruneBatch` more piled
+    /// up; the oldest kept change takes the options it leant on.
+    static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
+        guard let oldest = try Int64.fetchOne(
+            db, sql: "SELECT MIN(revision) FROM filter_change WHERE filterId = ?", arguments: [id]),
+            current - oldest + 1 > Int64(retainedFilterChanges + filterChangePruneBatch)
+        else { return }
+        let newOldest = current - Int64(retainedFilterChanges) + 1
+        let complete = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT revision FROM filter_change WHERE filterId = ? AND revision <= ? AND options IS NOT NULL
+                ORDER BY revision DESC LIMIT 1
+                """,
+            arguments: [id, newOldest])
+        if let complete, complete < newOldest {
+            try db.execute(
+                sql: """
+                    UPDATE filter_change SET options = (SELECT options FROM filter_change WHERE filterId = ? AND revision = ?)
+                    WHERE filterId = ? AND revision = ?
+                    """,
+                arguments: [id, complete, id, newOldest])
+            try db.execute(
+                sql: "UPDATE filter SET optionsRevision = ? WHERE id = ? AND optionsRevision = ?",
+                arguments: [newOldest, id, complete])
+        }
+        try db.execute(
+            sql: "DELETE FROM filter_change WHERE filterId = ? AND revision < ?", arguments: [id, newOldest])
+    }
+
+    /// A state from a row of `filterChangeColumns`, with its options.
+    static func filterState(_ row: Row, options: [FilterOption]) throws -> FilterState {
+        let id: String = row[0]
+        guard let presentation = FilterPresentation(rawValue: row[5]) else {
+            throw CatalogError.storage("filter '\(id)' has an unknown presentation")
+        }
+        var source: FilterSource?
+        if let raw: String = row[2] {
+            guard let known = FilterSource(rawValue: raw) else {
+                throw CatalogError.storage("filter '\(id)' has an unknown source")
+            }
+            source = known
+        }
+        return FilterState(
+            filterId: id, title: row[1], options: options, selectedId: row[4], presentation: presentation,
+            revision: row[6], updatedAt: date(milliseconds: row[7]), source: source)
+    }
+
+    static func encodeOptions(_ options: [FilterOption]) throws -> String {
+        String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+    }
+
+    static func decodeOptions(_ json: String) throws -> [FilterOption] {
+        try JSONDecoder().decode([FilterOption].self, from: Data(json.utf8))
+    }
+
+    // MARK: Time
+
+    /// Now, to the millisecond: what `updatedAt` keeps, so a state reads back equal.
+    static func filterTimestamp() -> Date {
+        date(milliseconds: milliseconds(Date()))
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

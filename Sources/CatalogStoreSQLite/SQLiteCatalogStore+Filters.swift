@@ -1,0 +1,88 @@
+import CatalogAPI
+import CatalogServer
+import Foundation
+import GRDB
+
+extension SQLiteCatalogStore: FilterStore {
+    // MARK: Reads
+
+    public func filters() async throws(CatalogError) -> [FilterState] {
+        try await read { db in try Self.fetchFilters(db) }
+    }
+
+    public func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] {
+        try await read { db in try Self.fetchFilterHistory(db, id: filterID, limit: limit) }
+    }
+
+    // MARK: Writes
+
+    public func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState {
+        try await write { db in
+            let current = try Self.fetchFilter(db, id: definition.filterID)
+            let options: [FilterOption]
+            let optionsJSON: String
+            switch definition.content {
+            case .options(let explicit):
+                options = explicit
+                optionsJSON = try Self.encodeOptions(explicit)
+            case .source(.categories):
+                optionsJSON = try Self.categoryOptionsJSON(db)
+                options = try Self.decodeOptions(optionsJSON)
+            }
+            let now = Self.filterTimestamp()
+            var next = try FilterRules.defined(definition, options: options, over: current, now: now)
+            if current == nil, let reserved = try Self.fetchFilterRow(db, id: definition.filterID) {
+                // Defined again after a Delete: continue after the reserved revision.
+                next.revision = reserved.revision
+            }
+            let committed = FilterRules.committed(next, after: current, now: now)
+            guard committed.revision != current?.revision else { return committed }
+            // Full options when the source changes too: a bound filter stores them as the SQL mirror writes them.
+            let sameOptions = current?.options == committed.options && current?.source == committed.source
+            try Self.appendFilterChange(db, committed, optionsJSON: sameOptions ? nil : optionsJSON)
+            self.notifyAfterCommit(db, [.updated(committed)])
+            return committed
+        }
+    }
+
+    public func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState {
+        try await write { db in
+            guard let current = try Self.fetchFilter(db, id: filterID) else { throw CatalogError.unknownFilter(filterID) }
+            let next = try FilterRules.edited(current, edit)
+            let committed = FilterRules.committed(next, after: current, now: Self.filterTimestamp())
+            guard committed.revision != current.revision else { return current }
+            try Self.appendFilterChange(db, committed, optionsJSON: nil)
+            self.notifyAfterCommit(db, [.updated(committed)])
+            return committed
+        }
+    }
+
+    public func deleteFilter(_ filterID: String) async throws(CatalogError) {
+        try await write { db in
+            guard let row = try Self.fetchFilterRow(db, id: filterID), !row.deleted else {
+                throw CatalogError.unknownFilter(filterID)
+            }
+            if filterID == FilterRules.builtinFilterID { throw CatalogError.builtinFilter(filterID) }
+            // The row stays, so the revision stays reserved; the history goes.
+            try db.execute(sql: "UPDATE filter SET deleted = 1 WHERE id = ?", arguments: [filterID])
+            try db.execute(sql: "DELETE FROM filter_change WHERE filterId = ?", arguments: [filterID])
+            self.notifyAfterCommit(db, [.deleted(filterID: filterID)])
+        }
+    }
+
+    // MARK: Notification
+
+    public func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void) {
+        filterObserver.withLock { $0 = observer }
+    }
+
+    /// Tells the observer about `changes`, in order, once the current transaction commits (on
+    /// the writer queue, so in commit order, before the write returns); never on rollback.
+    func notifyAfterCommit(_ db: Database, _ changes: [FilterChange]) {
+        guard !changes.isEmpty else { return }
+        db.afterNextTransaction { _ in
+            guard let observer = self.filterObserver.withLock({ $0 }) else { return }
+            for change in changes { observer(change) }
+        }
+    }
+}

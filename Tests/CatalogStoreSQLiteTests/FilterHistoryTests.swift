@@ -1,0 +1,72 @@
+import CatalogAPI
+import CatalogServer
+import Foundation
+import GRDB
+import Testing
+
+@testable import CatalogStoreSQLite
+
+@Suite("SQLite store: filter history")
+struct FilterHistoryTests {
+    @Test("after 1200 changes the last 1024 are retained, exactly as written, and survive a reopen")
+    func retention() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("catalog.sqlite").path
+        let retained = SQLiteCatalogStore.retainedFilterChanges
+        var returned: [FilterState] = []
+        do {
+            let store = try SQLiteCatalogStore(path: path)
+            returned.append(try await store.defineFilter(explicitFilter("f", options: 5)))
+            for step in 1..<1200 {
+                // Mostly selections (options unchanged), sometimes new options.
+                let state =
+                    if step.isMultiple(of: 97) {
+                        try await store.defineFilter(explicitFilter("f", title: "Step \(step)", options: 2 + step % 5))
+                    } else {
+                        try await store.updateFilter("f", .select(optionID: Int64(1 + step % 2), toggle: true))
+                    }
+                returned.append(state)
+            }
+            #expect(returned.map(\.revision) == Array(1...1200))
+
+            let history = try await store.filterHistory(filterID: "f", limit: retained)
+            #expect(history == Array(returned.suffix(retained)))
+            let all = try await store.filterHistory(filterID: "f", limit: .max)
+            #expect(all.count >= retained && all.count <= retained + SQLiteCatalogStore.filterChangePruneBatch)
+            #expect(all == Array(returned.suffix(all.count)))
+            #expect(try await store.filterHistory(filterID: "f", limit: 3) == Array(returned.suffix(3)))
+            #expect(try await store.filterHistory(filterID: "f", limit: 0).isEmpty)
+            #expect(try await store.filterHistory(filterID: "unknown", limit: 10).isEmpty)
+            try await assertInvariants(store)
+        }
+        let store = try SQLiteCatalogStore(path: path)
+        #expect(try await store.filterHistory(filterID: "f", limit: retained) == Array(returned.suffix(retained)))
+        let next = try await store.updateFilter("f", .togglePresentation)
+        #expect(next.revision == 1201)
+        #expect(try await store.filterHistory(filterID: "f", limit: 2) == [returned[returned.count - 1], next])
+        try await assertInvariants(store)
+    }
+
+    @Test("a change that keeps the options stores them once; the oldest retained change always has them")
+    func optionsStoredOnChange() async throws {
+        let store = try makeStore()
+        _ = try await store.defineFilter(explicitFilter("f", options: 50))
+        let total = SQLiteCatalogStore.retainedFilterChanges + SQLiteCatalogStore.filterChangePruneBatch + 10
+        for _ in 1..<total {
+            _ = try await store.updateFilter("f", .togglePresentation)
+        }
+        let complete = try await store.database.read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT revision FROM filter_change WHERE filterId = 'f' AND options IS NOT NULL ORDER BY revision")
+        }
+        // Pruned once, at revision retained + batch + 1, down to the last `retained`: the oldest
+        // kept change took the options of the first one.
+        let oldest = try await store.filterHistory(filterID: "f", limit: .max).first?.revision
+        #expect(oldest == Int64(SQLiteCatalogStore.filterChangePruneBatch + 2))
+        #expect(complete == [oldest])
+        let history = try await store.filterHistory(filterID: "f", limit: 2)
+        #expect(history.allSatisfy { $0.options.count == 50 })
+        try await assertInvariants(store)
+    }
+}
