@@ -5,33 +5,47 @@ import RPCCore
 import RPCHTTP2
 import ServiceLifecycle
 
-/// Everything `catalogd` serves (Health, Reflection, Catalog, Categories) on one HTTP/2 server, as a
-/// ServiceLifecycle `Service`.
+/// Everything `catalogd` serves (Health, Reflection, Catalog, Categories, Filters) on one HTTP/2
+/// server, as a ServiceLifecycle `Service`.
 ///
-/// On graceful shutdown the health service turns NOT_SERVING and ends its watches with
-/// UNAVAILABLE, so that clients move elsewhere, while the server drains in-flight calls.
+/// On graceful shutdown the health service turns NOT_SERVING, and every health and filter
+/// Watch ends with UNAVAILABLE, so that clients move elsewhere, while the server drains
+/// in-flight calls.
 public final class CatalogServerApp: Service, Sendable {
     /// The health service.
     public let health: HealthService
+    /// The filters' live state and Watch subscribers.
+    public let filters: FilterHub
+    private let store: any CatalogStore & FilterStore
     private let server: HTTP2Server
 
-    /// - Parameter store: where the catalog lives.
-    public init(configuration: HTTP2ServerConfiguration, logger: Logger, store: any CatalogStore) {
+    /// - Parameter store: where the catalog and the filters live.
+    public init(
+        configuration: HTTP2ServerConfiguration, logger: Logger, store: any CatalogStore & FilterStore,
+        filterLimits: FilterHub.Limits = FilterHub.Limits()
+    ) {
         let health = HealthService(services: Self.serviceNames)
+        let filters = FilterHub(limits: filterLimits)
         self.health = health
-        self.server = HTTP2Server(router: Self.makeRouter(store: store, health: health), configuration: configuration, logger: logger)
+        self.filters = filters
+        self.store = store
+        self.server = HTTP2Server(
+            router: Self.makeRouter(store: store, health: health, filters: filters), configuration: configuration, logger: logger)
     }
 
     /// The services served, as health checks know them.
-    public static let serviceNames = [Health.serviceName, Reflection.serviceName, CatalogService.name, CategoriesService.name]
+    public static let serviceNames = [
+        Health.serviceName, Reflection.serviceName, CatalogService.name, CategoriesService.name, FiltersService.name,
+    ]
 
     /// The router the server uses: every method of every served service.
-    public static func makeRouter(store: any CatalogStore, health: HealthService) -> Router {
+    public static func makeRouter(store: any CatalogStore & FilterStore, health: HealthService, filters: FilterHub) -> Router {
         var router = Router()
         router.register(health)
         router.register(ReflectionService())
         router.register(CatalogRPCService(store: store))
         router.register(CategoriesRPCService(store: store))
+        router.register(FiltersRPCService(store: store, hub: filters))
         return router
     }
 
@@ -44,14 +58,22 @@ public final class CatalogServerApp: Service, Sendable {
     /// NOT_SERVING, the server stops accepting and drains; `run()` returns when it is done.
     public func beginGracefulShutdown() {
         health.shutDown()
+        filters.shutDown()
         server.beginGracefulShutdown()
     }
 
+    /// Loads the filters, then serves until graceful shutdown.
     public func run() async throws {
+        try await filters.load(from: store)
         try await withGracefulShutdownHandler {
-            try await server.run()
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await self.filters.runHeartbeats() }
+                try await self.server.run()
+                group.cancelAll()
+            }
         } onGracefulShutdown: {
             self.health.shutDown()
+            self.filters.shutDown()
         }
     }
 }

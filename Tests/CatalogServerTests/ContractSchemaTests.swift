@@ -51,7 +51,7 @@ struct ContractSchemaTests {
     @Test("every method the server routes is in the document with its path and streaming kind, and vice versa")
     func routerMatchesDocument() {
         let health = HealthService(services: CatalogServerApp.serviceNames)
-        let router = CatalogServerApp.makeRouter(store: RecordingStore(), health: health)
+        let router = CatalogServerApp.makeRouter(store: RecordingStore(), health: health, filters: FilterHub())
         struct Shape: Hashable { let path: String, clientStreaming: Bool, serverStreaming: Bool }
         let routed = Set(router.methods.map { Shape(path: $0.path, clientStreaming: $0.kind.clientStreaming, serverStreaming: $0.kind.serverStreaming) })
         let documented = Set(

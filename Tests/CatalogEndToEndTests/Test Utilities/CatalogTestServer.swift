@@ -13,16 +13,33 @@ struct CatalogTestServer {
     let port: Int
     let connection: HTTP2ClientConnection
     let client: RPCClient
+    let app: CatalogServerApp
+
+    /// Opens another connection to the server.
+    func connect() async throws -> HTTP2ClientConnection {
+        try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+    }
 }
 
 /// Runs the real server on a fresh temporary database while `body` runs, then shuts it down
 /// and removes the database.
 @discardableResult
-func withCatalogServer<T>(_ body: (CatalogTestServer) async throws -> T) async throws -> T {
+func withCatalogServer<T>(
+    filterLimits: FilterHub.Limits = FilterHub.Limits(), _ body: (CatalogTestServer) async throws -> T
+) async throws -> T {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("catalog-e2e-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
+    return try await withCatalogServer(databaseIn: directory, filterLimits: filterLimits, body)
+}
+
+/// Runs the real server on the database in `directory` (created when missing, kept
+/// afterwards) while `body` runs, then shuts it down.
+@discardableResult
+func withCatalogServer<T>(
+    databaseIn directory: URL, filterLimits: FilterHub.Limits = FilterHub.Limits(), _ body: (CatalogTestServer) async throws -> T
+) async throws -> T {
 
     let store = try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path)
     var configuration = HTTP2ServerConfiguration.defaults
@@ -30,14 +47,14 @@ func withCatalogServer<T>(_ body: (CatalogTestServer) async throws -> T) async t
     configuration.port = 0
     var logger = Logger(label: "test.catalog.e2e")
     logger.logLevel = .critical
-    let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
+    let app = CatalogServerApp(configuration: configuration, logger: logger, store: store, filterLimits: filterLimits)
 
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await app.run() }
         do {
             let port = try #require(try await app.listeningAddress.port)
             let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
-            let server = CatalogTestServer(port: port, connection: connection, client: RPCClient(transport: connection))
+            let server = CatalogTestServer(port: port, connection: connection, client: RPCClient(transport: connection), app: app)
             let result: T
             do {
                 result = try await body(server)

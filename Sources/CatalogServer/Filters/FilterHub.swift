@@ -1,0 +1,144 @@
+import CatalogAPI
+import RPCCore
+import Synchronization
+
+/// The live state of every filter and the fan-out of its changes to `Filters/Watch`
+/// subscribers.
+///
+/// The store tells the hub about each committed change, in commit order, before the write
+/// returns (`FilterStore.observeFilterChanges`); the hub appends it to the filter's retained
+/// history and wakes the filter's subscribers, which the transport then pulls from. Nothing
+/// here waits for a subscriber: a slow one only falls behind in the shared history.
+public final class FilterHub: Sendable {
+    /// Bounds of the hub.
+    public struct Limits: Sendable {
+        /// Watch streams open at once across the server (contract default 100,000).
+        public var maxSubscribers = 100_000
+        /// Changes retained per filter for resume (at least 1024).
+        public var retainedChanges = 1024
+
+        public init() {}
+    }
+
+    public let limits: Limits
+    private let channels = Mutex<[String: FilterChannel]>([:])
+    private let subscriberCount = Atomic<Int>(0)
+    private let shuttingDown = Atomic<Bool>(false)
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Loads every filter and its retained history, then follows the store's changes.
+    public func load(from store: any FilterStore) async throws(CatalogError) {
+        for filter in try await store.filters() {
+            let history = try await store.filterHistory(filterID: filter.filterId, limit: limits.retainedChanges)
+            let channel = FilterChannel(filterID: filter.filterId, history: history.isEmpty ? [filter] : history,
+                                        retained: limits.retainedChanges)
+            channels.withLock { $0[filter.filterId] = channel }
+        }
+        store.observeFilterChanges { [weak self] change in self?.apply(change) }
+    }
+
+    /// Watch streams open now.
+    public var subscriberTotal: Int { subscriberCount.load(ordering: .relaxed) }
+
+    // MARK: Reads
+
+    /// The current state of a filter; NOT_FOUND `unknownFilter` when there is none.
+    public func state(of filterID: String) throws(CatalogError) -> FilterState {
+        guard let state = channels.withLock({ $0[filterID] })?.current else { throw .unknownFilter(filterID) }
+        return state
+    }
+
+    /// Every filter's current state, by id.
+    public func allStates() -> [FilterState] {
+        channels.withLock { Array($0.values) }.compactMap(\.current).sorted { $0.filterId < $1.filterId }
+    }
+
+    // MARK: Changes
+
+    func apply(_ change: FilterChange) {
+        switch change {
+        case .updated(let state):
+            let channel = channels.withLock { channels in
+                if let channel = channels[state.filterId] { return channel }
+                let channel = FilterChannel(filterID: state.filterId, history: [], retained: limits.retainedChanges)
+                channels[state.filterId] = channel
+                return channel
+            }
+            for subscription in channel.publish(state) { subscription.wake() }
+        case .deleted(let filterID):
+            guard let channel = channels.withLock({ $0[filterID] }) else { return }
+            let ended = ResponseTrailers(error: RPCError(mapping: CatalogError.unknownFilter(filterID)))
+            for subscription in channel.delete() { subscription.end(ended) }
+        }
+    }
+
+    // MARK: Watch
+
+    /// A Watch subscription, registered atomically with the state it starts from.
+    ///
+    /// - Throws: NOT_FOUND `unknownFilter`; OUT_OF_RANGE `futureRevision`, or
+    ///   `revisionCompacted` for `everyChange` when the history after `sinceRevision` is gone;
+    ///   RESOURCE_EXHAUSTED past the subscriber limit; UNAVAILABLE while shutting down.
+    public func subscribe(
+        filterID: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int,
+        contentType: ContentType, waker: ResponseWaker
+    ) throws(RPCError) -> any ResponseSource {
+        if shuttingDown.load(ordering: .relaxed) { throw RPCError(.unavailable, "the server is shutting down") }
+        guard let channel = channels.withLock({ $0[filterID] }) else { throw CatalogError.unknownFilter(filterID).rpcError }
+        guard subscriberCount.wrappingAdd(1, ordering: .relaxed).newValue <= limits.maxSubscribers else {
+            subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+            throw CatalogError.tooManySubscribers(limit: limits.maxSubscribers).rpcError
+        }
+        do {
+            return try channel.subscribe { current, oldest throws(CatalogError) in
+                FilterSubscription(
+                    channel: channel, start: try Self.start(current: current, oldestRetained: oldest, since: sinceRevision, delivery: delivery),
+                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: contentType, waker: waker
+                ) { [weak self, channel] subscription in
+                    channel.remove(subscription)
+                    self?.subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+                }
+            }
+        } catch {
+            subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+            throw error.rpcError
+        }
+    }
+
+    private static func start(current: FilterState, oldestRetained: Int64, since: Int64?, delivery: FilterDelivery)
+        throws(CatalogError) -> FilterSubscription.Start
+    {
+        guard let since else { return .snapshot(current, reset: false) }
+        if since > current.revision { throw .futureRevision(since, current: current.revision) }
+        if since >= oldestRetained - 1 { return .resume(after: since, syncedAt: current.revision) }
+        if delivery == .everyChange { throw .revisionCompacted(since, oldestRetained: oldestRetained) }
+        return .snapshot(current, reset: true)
+    }
+
+    /// Sends a heartbeat on every stream that was quiet for its interval.
+    public func sendHeartbeats(now: ContinuousClock.Instant = .now) {
+        for channel in channels.withLock({ Array($0.values) }) {
+            for subscription in channel.subscribers { subscription.heartbeatIfQuiet(now: now) }
+        }
+    }
+
+    /// Sends heartbeats every second until cancelled.
+    public func runHeartbeats() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            sendHeartbeats()
+        }
+    }
+
+    /// Ends every Watch with UNAVAILABLE, so that clients resume elsewhere, and refuses new ones.
+    public func shutDown() {
+        shuttingDown.store(true, ordering: .relaxed)
+        let ended = ResponseTrailers(code: .unavailable, message: "the server is shutting down")
+        for channel in channels.withLock({ Array($0.values) }) {
+            for subscription in channel.subscribers { subscription.end(ended) }
+        }
+    }
+}
