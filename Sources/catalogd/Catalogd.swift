@@ -34,6 +34,9 @@ struct Catalogd: AsyncParsableCommand {
     @Option(help: "Open connections accepted.")
     var maxConnections: Int = HTTP2ServerConfiguration.defaults.maxConnections
 
+    @Option(name: .customLong("max-watch-subscribers"), help: "Filters/Watch streams open at once across the server.")
+    var maxWatchSubscribers: Int = FilterHub.Limits().maxSubscribers
+
     @Option(help: "Largest request header list in bytes.")
     var maxHeaderListSize: Int = HTTP2ServerConfiguration.defaults.maxHeaderListSize
 
@@ -138,7 +141,9 @@ struct Catalogd: AsyncParsableCommand {
         configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
         configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
 
-        let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
+        var filterLimits = FilterHub.Limits()
+        filterLimits.maxSubscribers = maxWatchSubscribers
+        let app = CatalogServerApp(configuration: configuration, logger: logger, store: store, filterLimits: filterLimits)
         let services = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: app)],
