@@ -6,7 +6,9 @@ import Synchronization
 /// is lost, with jittered exponential backoff between failed connection attempts.
 ///
 /// Reconnection is lazy: the first call that finds the connection unusable connects again;
-/// calls that arrive meanwhile wait for that attempt instead of starting their own.
+/// calls that arrive meanwhile wait for that attempt instead of starting their own. A call
+/// whose timeout ends before the backoff allows the next attempt fails at once; an attempt
+/// under way is bounded by the connect timeout, not by the call's timeout.
 final class ConnectionManager: ClientTransport, Sendable {
     private typealias Waiter = CheckedContinuation<Attempt?, Never>
 
