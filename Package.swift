@@ -131,6 +131,18 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "CatalogClientTests",
+            dependencies: [
+                "CatalogAPI",
+                "CatalogClient",
+                "CatalogServer",
+                "CatalogStoreSQLite",
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "CatalogdTests",
             dependencies: ["RPCCore", "RPCHTTP2", "CatalogAPI", "CatalogClient"]
         ),

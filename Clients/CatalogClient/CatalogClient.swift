@@ -2,26 +2,41 @@ import CatalogAPI
 import RPCCore
 import RPCHTTP2
 
-/// A connection to `catalogd`, with one typed client per service.
+/// A client of `catalogd`, with one typed client per service.
 ///
-/// One `CatalogClient` multiplexes every call over a single HTTP/2 connection; share it
-/// between tasks and close it when done.
+/// One `CatalogClient` multiplexes every call over a single HTTP/2 connection. When that
+/// connection is lost (say the server restarted), the next call connects again, waiting a
+/// jittered, growing delay between failed attempts; idempotent reads are retried on
+/// UNAVAILABLE, writes never are. Share one client between tasks and close it when done.
 ///
 /// ```swift
-/// let catalog = try await CatalogClient.connect(host: "127.0.0.1", port: 50051)
-/// let status = try await catalog.health.check()   // .serving
-/// for try await update in try await catalog.health.watch() {
-///     print(update.status)
-/// }
+/// let catalog = try await CatalogClient.connect(host: "127.0.0.1", port: 50051, bearerToken: token)
+/// let books = try await catalog.categories.create(name: "Books", icon: "book")
+/// let page = try await catalog.catalog.listItems(categoryId: books.id, options: .timeout(.seconds(2)))
 /// await catalog.close()
 /// ```
+///
+/// Every method throws `RPCError`: its `code` is the gRPC status, `message` the server's
+/// text, and `reason`, `field` and `details` the contract's machine-readable detail:
+///
+/// ```swift
+/// do {
+///     _ = try await catalog.categories.create(name: "Books")
+/// } catch where error.code == .alreadyExists && error.reason == "duplicateName" {
+///     print("taken by category \(error.details["id"]?.intValue ?? 0)")
+/// }
+/// ```
 public final class CatalogClient: Sendable {
-    private let connection: HTTP2ClientConnection
-    private let rpc: RPCClient
+    private let connections: ConnectionManager
+    private let runner: CallRunner
 
-    private init(connection: HTTP2ClientConnection) {
-        self.connection = connection
-        self.rpc = RPCClient(transport: connection)
+    private init(connections: ConnectionManager, configuration: Configuration) {
+        self.connections = connections
+        self.runner = CallRunner(
+            rpc: RPCClient(transport: connections),
+            defaults: configuration.defaultCallOptions,
+            retry: configuration.retry
+        )
     }
 
     /// Connects to `catalogd` at `host:port` over cleartext HTTP/2.
@@ -29,59 +44,44 @@ public final class CatalogClient: Sendable {
     /// - Parameters:
     ///   - host: The server's host name or IP address. Default `127.0.0.1`.
     ///   - port: The server's port. Default `50051`, where `catalogd` listens by default.
-    ///   - configuration: Connection settings such as the connect timeout.
-    /// - Throws: `RPCError` with UNAVAILABLE when the server cannot be reached.
+    ///   - bearerToken: A token sent with every call (`authorization: Bearer <token>`)
+    ///     unless a call's options carry another; `nil` sends none.
+    ///   - configuration: Connection, default call options, retries and reconnection.
+    /// - Throws: `RPCError` with UNAVAILABLE when the server cannot be reached now.
     public static func connect(
         host: String = "127.0.0.1",
         port: Int = 50051,
-        configuration: HTTP2ClientConfiguration = .defaults
+        bearerToken: String? = nil,
+        configuration: Configuration = .defaults
     ) async throws(RPCError) -> CatalogClient {
-        let connection = try await HTTP2ClientConnection.connect(host: host, port: port, configuration: configuration)
-        return CatalogClient(connection: connection)
+        var configuration = configuration
+        if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
+        let connection = try await HTTP2ClientConnection.connect(host: host, port: port, configuration: configuration.connection)
+        let connections = ConnectionManager(
+            host: host, port: port, configuration: configuration.connection,
+            backoff: configuration.reconnectBackoff, connection: connection
+        )
+        return CatalogClient(connections: connections, configuration: configuration)
     }
+
+    /// The `catalog.v1.Catalog` service: the items.
+    public var catalog: ItemsClient { ItemsClient(runner: runner) }
+
+    /// The `catalog.v1.Categories` service.
+    public var categories: CategoriesClient { CategoriesClient(runner: runner) }
+
+    /// The unary methods of the `catalog.v1.Filters` service.
+    public var filters: FiltersClient { FiltersClient(runner: runner) }
+
+    /// The `catalog.v1.Reflection` service: the machine-readable contract.
+    public var reflection: ReflectionClient { ReflectionClient(runner: runner) }
 
     /// The `grpc.health.v1.Health` service: whether the server, or one of its services, is serving.
-    public var health: HealthClient { HealthClient(rpc: rpc) }
+    public var health: HealthClient { HealthClient(runner: runner) }
 
-    /// Sends GOAWAY, lets open calls finish, then closes the connection.
+    /// Sends GOAWAY, lets open calls finish, then closes the connection. Calls made after
+    /// `close()` fail with CANCELLED.
     public func close() async {
-        await connection.close()
-    }
-}
-
-/// Calls `grpc.health.v1.Health`; get one from ``CatalogClient/health``.
-///
-/// ```swift
-/// let status = try await catalog.health.check(service: "grpc.health.v1.Health")
-/// ```
-public struct HealthClient: Sendable {
-    private let rpc: RPCClient
-
-    init(rpc: RPCClient) { self.rpc = rpc }
-
-    /// The serving status of `service`, or of the server as a whole when `nil`.
-    ///
-    /// - Parameters:
-    ///   - service: A service name such as `grpc.health.v1.Health`; `nil` asks about the server.
-    ///   - options: Per-call settings such as a deadline.
-    /// - Throws: `RPCError` with NOT_FOUND for a service the server does not know.
-    public func check(service: String? = nil, options: CallOptions = .defaults) async throws(RPCError) -> ServingStatus {
-        try await rpc.unary(Health.check, HealthCheckRequest(service: service), options: options).status
-    }
-
-    /// The serving status of `service` (the server when `nil`) now, then each change.
-    ///
-    /// Iterate the result; iteration throws `RPCError` when the call ends with an error,
-    /// e.g. when the server goes away. Releasing the stream or calling `cancel()` ends the call.
-    ///
-    /// - Parameters:
-    ///   - service: A service name such as `grpc.health.v1.Health`; `nil` watches the server.
-    ///   - options: Per-call settings such as a deadline.
-    /// - Throws: `RPCError` when the call cannot be started.
-    public func watch(
-        service: String? = nil,
-        options: CallOptions = .defaults
-    ) async throws(RPCError) -> ResponseStream<HealthCheckResponse> {
-        try await rpc.serverStreaming(Health.watch, HealthCheckRequest(service: service), options: options)
+        await connections.close()
     }
 }

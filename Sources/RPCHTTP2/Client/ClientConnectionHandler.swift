@@ -16,6 +16,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private var flushScheduled = false
     /// Why no new call can start: the server sent GOAWAY or the connection closed.
     private var unavailableReason: String?
+    private var keepaliveTimer: Scheduled<Void>?
+    private var keepaliveDeadline: Scheduled<Void>?
+    private var receivedSinceKeepalive = false
 
     init(configuration: HTTP2ClientConfiguration, authority: String) {
         self.configuration = configuration
@@ -31,10 +34,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             (Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
         ])
         session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
-        if context.channel.isActive { flush() }
+        if context.channel.isActive {
+            armKeepaliveTimer()
+            flush()
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        armKeepaliveTimer()
         flush()
         context.fireChannelActive()
     }
@@ -42,6 +49,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let session else { return }
         let buffer = unwrapInboundIn(data)
+        receivedSinceKeepalive = true
         isReading = true
         defer { isReading = false }
         do {
@@ -63,6 +71,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        keepaliveTimer?.cancel()
+        keepaliveDeadline?.cancel()
         failAll(RPCError(.unavailable, "the connection closed"))
         context.fireChannelInactive()
     }
@@ -143,6 +153,32 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         flush()
     }
 
+    // MARK: Keepalive
+
+    private func armKeepaliveTimer() {
+        guard let interval = configuration.keepaliveInterval, let context, context.channel.isActive else { return }
+        keepaliveTimer?.cancel()
+        keepaliveTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(interval)) { [self] in
+            sendKeepalive()
+            armKeepaliveTimer()
+        }
+    }
+
+    /// PINGs the server unless something arrived since the last PING; an unanswered PING
+    /// closes the connection, so calls on a silently dead peer fail instead of hanging.
+    private func sendKeepalive() {
+        guard let session, let context, context.channel.isActive, keepaliveDeadline == nil else { return }
+        defer { receivedSinceKeepalive = false }
+        guard !receivedSinceKeepalive else { return }
+        session.submitPing()
+        let timeout = configuration.keepaliveTimeout
+        keepaliveDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+            failAll(RPCError(.unavailable, "keepalive PING unanswered for \(timeout)"))
+            context.close(promise: nil)
+        }
+        flush()
+    }
+
     // MARK: Writing
 
     private func scheduleFlush() {
@@ -196,6 +232,9 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
             }
         case FrameType.data where frame.endStream:
             streams[frame.streamID]?.finish(RPCError(.internalError, "the response ended without trailers"))
+        case FrameType.ping where frame.ack:
+            keepaliveDeadline?.cancel()
+            keepaliveDeadline = nil
         case FrameType.goAway:
             unavailableReason = "the server is going away (GOAWAY code \(frame.errorCode))"
         default:

@@ -10,6 +10,12 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var streamWriteBufferSize: Int
     /// How long connecting may take. Default 10 s.
     public var connectTimeout: Duration
+    /// Interval between keepalive PINGs, sent only when nothing was received since the last
+    /// one; `nil` disables them. Default 60 s.
+    public var keepaliveInterval: Duration?
+    /// How long a keepalive PING may stay unanswered before the connection is closed and its
+    /// calls fail with UNAVAILABLE. Default 20 s.
+    public var keepaliveTimeout: Duration
     /// The `content-type` of requests. Default `application/grpc` (JSON), which every gRPC
     /// server accepts.
     public var contentType: String
@@ -22,6 +28,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
             connectionWindowSize: 16 * 1024 * 1024,
             streamWriteBufferSize: 64 * 1024,
             connectTimeout: .seconds(10),
+            keepaliveInterval: .seconds(60),
+            keepaliveTimeout: .seconds(20),
             contentType: "application/grpc"
         )
     }

@@ -1,0 +1,38 @@
+import RPCCore
+import RPCHTTP2
+
+extension CatalogClient {
+    /// Settings of a ``CatalogClient``: the connection, the options every call starts from,
+    /// read retries and reconnection.
+    ///
+    /// ```swift
+    /// var configuration = CatalogClient.Configuration.defaults
+    /// configuration.defaultCallOptions.timeout = .seconds(5)
+    /// configuration.connection.keepaliveInterval = .seconds(30)
+    /// let catalog = try await CatalogClient.connect(port: 50051, configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The HTTP/2 connection: connect timeout, keepalive, message and window sizes.
+        /// Default `HTTP2ClientConfiguration.defaults` (10 s connect timeout, a keepalive PING
+        /// after 60 s of silence, closed when unanswered for 20 s).
+        public var connection: HTTP2ClientConfiguration
+        /// Options every call starts from; a call's own options are laid over them (see
+        /// `CallOptions.merged(over:)`). Default: no timeout, no metadata, no token, identity.
+        public var defaultCallOptions: CallOptions
+        /// Retries of idempotent reads on UNAVAILABLE. Default `RetryPolicy.defaults` (3 attempts).
+        public var retry: RetryPolicy
+        /// The wait between failed connection attempts after the connection was lost.
+        /// Default 100 ms doubling to at most 5 s, ±20 %.
+        public var reconnectBackoff: Backoff
+
+        /// The defaults documented on each property.
+        public static var defaults: Configuration {
+            Configuration(
+                connection: .defaults,
+                defaultCallOptions: .defaults,
+                retry: .defaults,
+                reconnectBackoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5))
+            )
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import RPCCore
+import RPCHTTP2
+import Synchronization
+
+/// Owns the client's one HTTP/2 connection: opens every call on it, and replaces it when it
+/// is lost, with jittered exponential backoff between failed connection attempts.
+///
+/// Reconnection is lazy: the first call that finds the connection unusable connects again;
+/// calls that arrive meanwhile wait for that attempt instead of starting their own. A call
+/// whose timeout ends before the backoff allows the next attempt fails at once; an attempt
+/// under way is bounded by the connect timeout, not by the call's timeout.
+final class ConnectionManager: ClientTransport, Sendable {
+    private typealias Waiter = CheckedContinuation<Attempt?, Never>
+
+    /// What a caller learns from a connection attempt it waited for.
+    private enum Attempt {
+        case connected(HTTP2ClientConnection)
+        case failed(RPCError)
+    }
+
+    private enum State {
+        /// No connection; the next attempt may start at `notBefore`.
+        case idle(failures: Int, notBefore: ContinuousClock.Instant?, lastError: RPCError?)
+        /// An attempt is under way; `waiters` are resumed with its outcome.
+        case connecting(failures: Int, waiters: [Int: Waiter])
+        case ready(HTTP2ClientConnection)
+        case closed
+    }
+
+    /// What a caller does after looking at the state.
+    private enum Step {
+        case use(HTTP2ClientConnection)
+        case connect(failures: Int)
+        case wait(until: ContinuousClock.Instant, lastError: RPCError?)
+        case join
+        case fail(RPCError)
+    }
+
+    private let host: String
+    private let port: Int
+    private let configuration: HTTP2ClientConfiguration
+    private let backoff: Backoff
+    private let state: Mutex<State>
+    private let nextWaiterID = Atomic<Int>(0)
+
+    private static let closedError = RPCError(.cancelled, "the client is closed")
+
+    init(host: String, port: Int, configuration: HTTP2ClientConfiguration, backoff: Backoff, connection: HTTP2ClientConnection) {
+        self.host = host
+        self.port = port
+        self.configuration = configuration
+        self.backoff = backoff
+        self.state = Mutex(.ready(connection))
+    }
+
+    /// Opens the call on the current connection. A connection that refuses to open a stream
+    /// (closed, or the server sent GOAWAY) sent nothing, so the call is opened once more on a
+    /// fresh connection, whatever the method.
+    func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream {
+        let deadline = options.timeout.map { ContinuousClock.now + $0 }
+        let connection = try await connection(deadline: deadline)
+        do {
+            return try await connection.openCall(method, options: options)
+        } catch where error.code == .unavailable {
+            retire(connection)
+            return try await self.connection(deadline: deadline).openCall(method, options: options)
+        }
+    }
+
+    /// Closes the connection gracefully (GOAWAY, open calls finish); later calls fail with CANCELLED.
+    func close() async {
+        let connection: HTTP2ClientConnection? = state.withLock { state in
+            defer { state = .closed }
+            switch state {
+            case .ready(let connection):
+                return connection
+            case .connecting(_, let waiters):
+                for waiter in waiters.values { waiter.resume(returning: .failed(Self.closedError)) }
+                return nil
+            case .idle, .closed:
+                return nil
+            }
+        }
+        await connection?.close()
+    }
+
+    // MARK: Connecting
+
+    /// A usable connection: the current one, or a new one once the backoff allows.
+    private func connection(deadline: ContinuousClock.Instant?) async throws(RPCError) -> HTTP2ClientConnection {
+        while true {
+            switch nextStep() {
+            case .use(let connection):
+                return connection
+            case .fail(let error):
+                throw error
+            case .connect(let failures):
+                return try await connect(after: failures)
+            case .join:
+                switch await join() {
+                case .connected(let connection): return connection
+                case .failed(let error): throw error
+                case nil: continue
+                }
+            case .wait(let notBefore, let lastError):
+                if let deadline, deadline < notBefore {
+                    throw lastError ?? RPCError(.unavailable, "not connected to \(host):\(port)")
+                }
+                do {
+                    try await Task.sleep(until: notBefore, clock: .continuous)
+                } catch {
+                    throw RPCError(.cancelled, "the call was cancelled")
+                }
+            }
+        }
+    }
+
+    private func nextStep() -> Step {
+        state.withLock { state in
+            switch state {
+            case .ready(let connection):
+                return .use(connection)
+            case .closed:
+                return .fail(Self.closedError)
+            case .connecting:
+                return .join
+            case .idle(let failures, let notBefore, let lastError):
+                if let notBefore, ContinuousClock.now < notBefore {
+                    return .wait(until: notBefore, lastError: lastError)
+                }
+                state = .connecting(failures: failures, waiters: [:])
+                return .connect(failures: failures)
+            }
+        }
+    }
+
+    /// Makes one connection attempt and hands its outcome to the callers waiting for it.
+    private func connect(after failures: Int) async throws(RPCError) -> HTTP2ClientConnection {
+        let outcome: Attempt
+        do {
+            outcome = .connected(try await HTTP2ClientConnection.connect(host: host, port: port, configuration: configuration))
+        } catch {
+            outcome = .failed(error)
+        }
+        let (waiters, result): ([Waiter], Attempt) = state.withLock { state in
+            guard case .connecting(_, let waiters) = state else {
+                // Closed meanwhile: the new connection is not wanted.
+                return ([], .failed(Self.closedError))
+            }
+            switch outcome {
+            case .connected(let connection):
+                state = .ready(connection)
+            case .failed(let error):
+                let delay = backoff.delay(afterFailures: failures + 1)
+                state = .idle(failures: failures + 1, notBefore: .now + delay, lastError: error)
+            }
+            return (Array(waiters.values), outcome)
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+        switch result {
+        case .connected(let connection):
+            return connection
+        case .failed(let error):
+            if case .connected(let unwanted) = outcome { await unwanted.close() }
+            throw error
+        }
+    }
+
+    /// Waits for the attempt under way; task cancellation stops waiting. `nil`: the attempt
+    /// ended before this caller got in line, so look at the state again.
+    private func join() async -> Attempt? {
+        let id = nextWaiterID.add(1, ordering: .relaxed).newValue
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Attempt?, Never>) in
+                let rejection: Attempt?? = state.withLock { state in
+                    if Task.isCancelled { return .some(.failed(RPCError(.cancelled, "the call was cancelled"))) }
+                    guard case .connecting(let failures, var waiters) = state else { return .some(nil) }
+                    waiters[id] = continuation
+                    state = .connecting(failures: failures, waiters: waiters)
+                    return nil
+                }
+                if let rejection { continuation.resume(returning: rejection) }
+            }
+        } onCancel: {
+            let waiter: Waiter? = state.withLock { state in
+                guard case .connecting(let failures, var waiters) = state else { return nil }
+                let waiter = waiters.removeValue(forKey: id)
+                state = .connecting(failures: failures, waiters: waiters)
+                return waiter
+            }
+            waiter?.resume(returning: .failed(RPCError(.cancelled, "the call was cancelled")))
+        }
+    }
+
+    /// Forgets `connection` after it refused a call, so that the next call reconnects.
+    private func retire(_ connection: HTTP2ClientConnection) {
+        state.withLock { state in
+            guard case .ready(let current) = state, current === connection else { return }
+            state = .idle(failures: 0, notBefore: nil, lastError: nil)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import CatalogAPI
+import RPCCore
+
+/// Calls the unary methods of `catalog.v1.Filters`; get one from ``CatalogClient/filters``.
+///
+/// ```swift
+/// let state = try await catalog.filters.select("formations", optionId: 3)
+/// _ = try await catalog.filters.togglePresentation("formations")
+/// ```
+///
+/// `get` and `list` are retried on UNAVAILABLE (see ``RetryPolicy``); writes never are.
+/// Every write answers the filter's new state; a write that changes nothing answers the
+/// state without bumping its revision.
+public struct FiltersClient: Sendable {
+    private let runner: CallRunner
+
+    init(runner: CallRunner) { self.runner = runner }
+
+    /// Creates filter `filterId`, or replaces its title, options or source.
+    ///
+    /// - Parameters:
+    ///   - filterId: The filter's id, e.g. `"formations"`.
+    ///   - title: The title shown above the options.
+    ///   - options: Fixed options; leave `nil` with a `source`.
+    ///   - source: `.categories` makes the options mirror the categories.
+    ///   - callOptions: Per-call settings such as a timeout or a token.
+    public func define(
+        _ filterId: String,
+        title: String,
+        options: [FilterOption]? = nil,
+        source: FilterSource? = nil,
+        callOptions: CallOptions = .defaults
+    ) async throws(RPCError) -> FilterState {
+        let request = DefineFilterRequest(filterId: filterId, title: title, options: options, source: source)
+        return try await runner.unary(FiltersService.define, request, options: callOptions, .write)
+    }
+
+    /// The current state of filter `filterId`.
+    ///
+    /// - Throws: `RPCError` NOT_FOUND when there is no such filter.
+    public func get(_ filterId: String, options: CallOptions = .defaults) async throws(RPCError) -> FilterState {
+        try await runner.unary(FiltersService.get, FilterIDRequest(filterId: filterId), options: options, .read)
+    }
+
+    /// Every filter's current state.
+    public func list(options: CallOptions = .defaults) async throws(RPCError) -> [FilterState] {
+        try await runner.unary(FiltersService.list, Empty(), options: options, .read).filters
+    }
+
+    /// Selects `optionId` in filter `filterId`, or "all" when `nil`.
+    ///
+    /// - Parameters:
+    ///   - toggle: Selecting the option that is already selected clears the selection.
+    ///   - options: Per-call settings such as a timeout or a token.
+    /// - Throws: `RPCError` NOT_FOUND `unknownOption` for an option the filter does not have.
+    public func select(
+        _ filterId: String,
+        optionId: Int64? = nil,
+        toggle: Bool = false,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> FilterState {
+        let request = SelectFilterRequest(filterId: filterId, optionId: optionId, toggle: toggle ? true : nil)
+        return try await runner.unary(FiltersService.select, request, options: options, .write)
+    }
+
+    /// Shows filter `filterId` `.expanded` or `.collapsed`.
+    public func setPresentation(
+        _ filterId: String,
+        to presentation: FilterPresentation,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> FilterState {
+        let request = SetPresentationRequest(filterId: filterId, presentation: presentation)
+        return try await runner.unary(FiltersService.setPresentation, request, options: options, .write)
+    }
+
+    /// Flips filter `filterId` between expanded and collapsed.
+    public func togglePresentation(_ filterId: String, options: CallOptions = .defaults) async throws(RPCError) -> FilterState {
+        try await runner.unary(FiltersService.togglePresentation, FilterIDRequest(filterId: filterId), options: options, .write)
+    }
+
+    /// Deletes filter `filterId`.
+    ///
+    /// - Throws: `RPCError` FAILED_PRECONDITION `builtinFilter` for the built-in `categories` filter.
+    public func delete(_ filterId: String, options: CallOptions = .defaults) async throws(RPCError) {
+        _ = try await runner.unary(FiltersService.delete, FilterIDRequest(filterId: filterId), options: options, .write)
+    }
+}

@@ -1,0 +1,108 @@
+import CatalogAPI
+import RPCCore
+
+/// Calls `catalog.v1.Catalog`, the items; get one from ``CatalogClient/catalog``.
+///
+/// ```swift
+/// let page = try await catalog.catalog.listItems(query: "swift", sort: .price, pageSize: 20)
+/// let item = try await catalog.catalog.createItem(title: "Prompt Engineering", categoryId: 3)
+/// _ = try await catalog.catalog.updateItem(id: item.id, summary: .clear)
+/// ```
+///
+/// Reads are retried on UNAVAILABLE (see ``RetryPolicy``); writes never are.
+public struct ItemsClient: Sendable {
+    private let runner: CallRunner
+
+    init(runner: CallRunner) { self.runner = runner }
+
+    /// One page of items, with the total count and the token of the next page.
+    ///
+    /// - Parameters:
+    ///   - categoryId: Only the items of this category.
+    ///   - query: Matches title and summary, case- and diacritic-insensitive.
+    ///   - level: Only the items of this level, e.g. `"Débutant"`.
+    ///   - sort: The order; the server's default when `nil`.
+    ///   - descending: Reverses the order.
+    ///   - pageSize: 1 to 500; 50 when `nil`.
+    ///   - pageToken: The `nextPageToken` of the previous page.
+    ///   - options: Per-call settings such as a timeout or a token.
+    /// - Throws: `RPCError`, INVALID_ARGUMENT for a page size out of range.
+    public func listItems(
+        categoryId: Int64? = nil,
+        query: String? = nil,
+        level: String? = nil,
+        sort: ItemSort? = nil,
+        descending: Bool? = nil,
+        pageSize: Int? = nil,
+        pageToken: String? = nil,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> ListItemsResponse {
+        let request = ListItemsRequest(
+            categoryId: categoryId, query: query, level: level, sort: sort, descending: descending,
+            pageSize: pageSize, pageToken: pageToken
+        )
+        return try await runner.unary(CatalogService.listItems, request, options: options, .read)
+    }
+
+    /// The item `id`.
+    ///
+    /// - Throws: `RPCError` NOT_FOUND (with `details["id"]`) when there is no such item.
+    public func getItem(id: Int64, options: CallOptions = .defaults) async throws(RPCError) -> Item {
+        try await runner.unary(CatalogService.getItem, IDRequest(id: id), options: options, .read)
+    }
+
+    /// Creates an item and returns it with its id and timestamps.
+    ///
+    /// - Parameters:
+    ///   - title: The title; required.
+    ///   - categoryId: An existing category; NOT_FOUND (with `details["id"]`) otherwise.
+    ///   - options: Per-call settings such as a timeout or a token.
+    /// - Throws: `RPCError`, INVALID_ARGUMENT with `field` for an invalid field.
+    public func createItem(
+        title: String,
+        summary: String? = nil,
+        level: String? = nil,
+        duration: String? = nil,
+        price: Money? = nil,
+        imageURL: String? = nil,
+        categoryId: Int64? = nil,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> Item {
+        let request = CreateItemRequest(
+            title: title, summary: summary, level: level, duration: duration, price: price,
+            imageURL: imageURL, categoryId: categoryId
+        )
+        return try await runner.unary(CatalogService.createItem, request, options: options, .write)
+    }
+
+    /// Changes the given fields of item `id` and returns the item.
+    ///
+    /// Optional fields take a `FieldUpdate`: `.unchanged` (the default) keeps the value,
+    /// `.clear` removes it, `.set(value)` replaces it.
+    ///
+    /// - Throws: `RPCError` NOT_FOUND for a missing item or category.
+    public func updateItem(
+        id: Int64,
+        title: String? = nil,
+        summary: FieldUpdate<String> = .unchanged,
+        level: FieldUpdate<String> = .unchanged,
+        duration: FieldUpdate<String> = .unchanged,
+        price: FieldUpdate<Money> = .unchanged,
+        imageURL: FieldUpdate<String> = .unchanged,
+        categoryId: FieldUpdate<Int64> = .unchanged,
+        options: CallOptions = .defaults
+    ) async throws(RPCError) -> Item {
+        let request = UpdateItemRequest(
+            id: id, title: title, summary: summary, level: level, duration: duration, price: price,
+            imageURL: imageURL, categoryId: categoryId
+        )
+        return try await runner.unary(CatalogService.updateItem, request, options: options, .write)
+    }
+
+    /// Deletes item `id`.
+    ///
+    /// - Throws: `RPCError` NOT_FOUND when there is no such item.
+    public func deleteItem(id: Int64, options: CallOptions = .defaults) async throws(RPCError) {
+        _ = try await runner.unary(CatalogService.deleteItem, IDRequest(id: id), options: options, .write)
+    }
+}

@@ -1,0 +1,76 @@
+import CatalogClient
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `CatalogClient` across a `catalogd` that dies mid-call and comes back on the same port and
+/// database. The call is made while catalogd is stopped (SIGSTOP), so it is surely in flight
+/// when SIGKILL ends the process.
+@Suite("CatalogClient across a catalogd killed mid-call and restarted")
+struct ClientRestartTests {
+    private static var patientRetries: CatalogClient.Configuration {
+        var configuration = CatalogClient.Configuration.defaults
+        configuration.retry = RetryPolicy(maxAttempts: 40, backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(250)))
+        configuration.reconnectBackoff = Backoff(initial: .milliseconds(50), maximum: .milliseconds(250))
+        return configuration
+    }
+
+    /// SIGKILLs `catalogd` (stopped or not), then starts a new one on its port and database.
+    private static func restart(_ catalogd: CatalogdProcess) async throws -> CatalogdProcess {
+        catalogd.send(SIGKILL)
+        _ = try await catalogd.waitForExit()
+        let next = try CatalogdProcess(
+            arguments: ["--address", "127.0.0.1:\(catalogd.port)", "--database", catalogd.directory.appendingPathComponent("catalog.sqlite").path],
+            port: catalogd.port,
+            directory: catalogd.directory
+        )
+        try await next.waitUntilReady()
+        return next
+    }
+
+    @Test("a read in flight when catalogd dies is retried on the restarted catalogd and succeeds")
+    func readRetriedAcrossRestart() async throws {
+        let first = try await CatalogdProcess.start()
+        let client = try await CatalogClient.connect(port: first.port, configuration: Self.patientRetries)
+        let books = try await client.categories.create(name: "Books")
+
+        first.send(SIGSTOP)
+        async let read = client.categories.get(id: books.id)
+        try await Task.sleep(for: .milliseconds(200))  // the request sits unanswered
+        let second = try await Self.restart(first)
+        defer { second.kill() }
+
+        let fetched = try await read
+        #expect(fetched == books)
+        #expect(try await client.categories.list().count == 5, "later calls use the new connection")
+        await client.close()
+    }
+
+    @Test("a write in flight when catalogd dies fails with UNAVAILABLE and is not sent again")
+    func writeNotRetriedAcrossRestart() async throws {
+        let first = try await CatalogdProcess.start()
+        let client = try await CatalogClient.connect(port: first.port, configuration: Self.patientRetries)
+
+        first.send(SIGSTOP)
+        async let write = client.categories.create(name: "Books")
+        try await Task.sleep(for: .milliseconds(200))
+        let second = try await Self.restart(first)
+        defer { second.kill() }
+
+        do {
+            let created = try await write
+            Issue.record("the write succeeded, so it was sent again: \(created)")
+        } catch {
+            #expect((error as? RPCError)?.code == .unavailable, "\(error)")
+        }
+        #expect(try await client.categories.list().contains { $0.name == "Books" } == false,
+                "the restarted catalogd never received the write")
+        #expect(try await client.categories.create(name: "Books").name == "Books", "the client reconnected")
+        await client.close()
+    }
+}
