@@ -1,44 +1,36 @@
 import CatalogClient
 import Testing
 
-/// The Filters service is not routed on this branch yet (issue 4, written in main): each
-/// method is checked to reach its own `/catalog.v1.Filters/<Method>` path, which the server
-/// answers UNIMPLEMENTED naming that path. Once Filters is served, these become calls
-/// against the real service (define, get, list, select, presentation, delete).
-@Suite("client.filters reaches the Filters paths")
+@Suite("client.filters against the real Filters service")
 struct FiltersClientTests {
-    private static func expectUnimplemented(
-        _ method: String,
-        _ call: () async throws(RPCError) -> Void
-    ) async {
-        do {
-            try await call()
-            Issue.record("\(method) answered OK; Filters is served now: test the real behaviour")
-        } catch {
-            #expect(error.code == .unimplemented, "\(error)")
-            #expect(error.message.contains("/catalog.v1.Filters/\(method)"), "\(error)")
-        }
-    }
-
-    @Test("every unary Filters method calls its own path")
-    func paths() async throws {
+    @Test("define, get, list, select, presentation and delete round-trip through the typed methods")
+    func unaryMethods() async throws {
         try await withConnectedClient { client in
             let filters = client.filters
-            await Self.expectUnimplemented("Define") { () throws(RPCError) in
-                _ = try await filters.define("formations", title: "Catégories", options: [FilterOption(id: 1, title: "Family")])
-            }
-            await Self.expectUnimplemented("Get") { () throws(RPCError) in _ = try await filters.get("categories") }
-            await Self.expectUnimplemented("List") { () throws(RPCError) in _ = try await filters.list() }
-            await Self.expectUnimplemented("Select") { () throws(RPCError) in
-                _ = try await filters.select("categories", optionId: 1, toggle: true)
-            }
-            await Self.expectUnimplemented("SetPresentation") { () throws(RPCError) in
-                _ = try await filters.setPresentation("categories", to: .collapsed)
-            }
-            await Self.expectUnimplemented("TogglePresentation") { () throws(RPCError) in
-                _ = try await filters.togglePresentation("categories")
-            }
-            await Self.expectUnimplemented("Delete") { () throws(RPCError) in try await filters.delete("formations") }
+            let defined = try await filters.define(
+                "formations", title: "Niveaux", options: [FilterOption(id: 1, title: "Débutant"), FilterOption(id: 2, title: "Expert")])
+            #expect(defined.revision == 1)
+            #expect(try await filters.get("formations") == defined)
+            #expect(try await filters.list().map(\.filterId) == ["categories", "formations"])
+
+            let selected = try await filters.select("formations", optionId: 2, toggle: true)
+            #expect(selected.selectedId == 2)
+            #expect(selected.revision == 2)
+            let cleared = try await filters.select("formations", optionId: 2, toggle: true)
+            #expect(cleared.selectedId == nil)
+
+            let collapsed = try await filters.setPresentation("formations", to: .collapsed)
+            #expect(collapsed.presentation == .collapsed)
+            let expanded = try await filters.togglePresentation("formations")
+            #expect(expanded.presentation == .expanded)
+            #expect(expanded.revision == 5)
+
+            try await filters.delete("formations")
+            let error = try await #require(throws: RPCError.self) { _ = try await filters.get("formations") }
+            #expect(error.code == .notFound)
+            #expect(error.reason == "unknownFilter")
+            let builtin = try await #require(throws: RPCError.self) { try await filters.delete("categories") }
+            #expect(builtin.reason == "builtinFilter")
         }
     }
 }
