@@ -58,10 +58,11 @@ struct CallOptionsTests {
             let client = try await CatalogClient.connect(port: port)
             let started = ContinuousClock.now
             let error = try await #require(throws: RPCError.self) {
-                try await client.health.check(service: "sleep", options: .timeout(.milliseconds(300)))
+                // Long enough for the request to reach the handler on a loaded machine.
+                try await client.health.check(service: "sleep", options: .timeout(.seconds(2)))
             }
             #expect(error.code == .deadlineExceeded)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(10))
             try await eventually { probe.cancelledSleeps == 1 }
             await client.close()
         }
@@ -93,7 +94,7 @@ struct CallOptionsTests {
 }
 
 /// Polls `condition` every 10 ms until it holds; fails after `timeout`.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
     let end = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < end else {

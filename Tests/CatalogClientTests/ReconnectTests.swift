@@ -57,7 +57,7 @@ struct ReconnectTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     let error = try await #require(throws: RPCError.self) {
-                        try await client.health.check(service: "sleep", options: .timeout(.milliseconds(500)))
+                        try await client.health.check(service: "sleep", options: .timeout(.seconds(3)))
                     }
                     // The call ran to its own end (its deadline), not cut short by close().
                     #expect(error.code == .deadlineExceeded)
