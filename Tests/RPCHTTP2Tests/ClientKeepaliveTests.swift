@@ -39,7 +39,7 @@ struct ClientKeepaliveTests {
     @Test("a peer that answers PINGs keeps the connection through a long silent call")
     func answeringPeer() async throws {
         try await withTestServer { server in
-            let connection = try await server.connect(Self.keepalive(every: .milliseconds(50), timeout: .seconds(1)))
+            let connection = try await server.connect(Self.keepalive(every: .milliseconds(50), timeout: .seconds(15)))
             let client = RPCClient(transport: connection)
             let error = try await #require(throws: RPCError.self) {
                 try await client.unary(Echo.hang, EchoRequest(text: "x"), options: CallOptions(timeout: .milliseconds(1800)))
