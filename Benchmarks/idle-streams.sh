@@ -21,20 +21,11 @@ FILTER=${FILTER:-bench} CT=${CT:-application/grpc} BATCH=${BATCH:-0} RPC=${RPC:-
 cd "$root"
 swift build -c release --product catalogd
 
-tmpdir=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmpdir"
-}
-trap cleanup EXIT
+source "$root/Benchmarks/lib/processes.sh"
 .build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
   > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 server=${pids[0]}
-for _ in $(seq 150); do (exec 3<>/dev/tcp/127.0.0.1/50051) 2>/dev/null && break; sleep 0.1; done
-(exec 3<>/dev/tcp/127.0.0.1/50051) 2>/dev/null || {
-  echo "catalogd not listening on 127.0.0.1:50051; its log:" >&2; tail -n 20 "$tmpdir/catalogd.log" >&2; exit 1; }
+wait_port 50051 catalogd "$tmpdir/catalogd.log"
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$server/status"; }
 
 if [ "$RPC" = health ]; then

@@ -18,18 +18,7 @@ swift build -c release --product catalogd
 swift build -c release --package-path "$peers/grpc-swift2" --product peer-server
 make -s -C "$peers/fanout"
 
-tmpdir=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmpdir"
-}
-trap cleanup EXIT
-wait_port() {  # wait_port PORT LABEL LOG
-  for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done
-  echo "$2 (127.0.0.1:$1) not listening; its log:" >&2; tail -n 20 "$3" >&2; exit 1
-}
+source "$root/Benchmarks/lib/processes.sh"
 .build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 ours=${pids[0]}
 "$peers/grpc-swift2/.build/release/peer-server" --port 50061 > "$tmpdir/peer.log" 2>&1 & pids+=($!)

@@ -83,9 +83,7 @@ struct FilterWatchTests {
             var watches: [WatchReader] = []
             for index in 0..<60 {
                 let client = RPCClient(transport: connections[index % 3])
-                let watch = try await WatchReader.open(client, WatchFilterRequest(filterId: "bench", delivery: .everyChange))
-                #expect(try await watch.next().kind == .snapshot)
-                #expect(try await watch.next().kind == .synced)
+                let watch = try await WatchReader.openSynced(client, WatchFilterRequest(filterId: "bench", delivery: .everyChange))
                 watches.append(watch)
             }
             let writers = 4, writes = 50
@@ -190,10 +188,8 @@ struct FilterWatchTests {
         try await withCatalogServer(filterLimits: limits) { server in
             _ = try await server.client.unary(FiltersService.define, Self.bigOptions)
             let slowConnection = try await server.connect()
-            let slow = try await WatchReader.open(
+            let slow = try await WatchReader.openSynced(
                 RPCClient(transport: slowConnection), WatchFilterRequest(filterId: "big", delivery: .everyChange))
-            #expect(try await slow.next().kind == .snapshot)
-            #expect(try await slow.next().kind == .synced)
             // Big states and a reader that does not read: the stream's buffers fill, then the history moves on.
             try await Self.select(server.client, count: 400, filterId: "big")
             var received = 0
@@ -217,12 +213,8 @@ struct FilterWatchTests {
         try await withCatalogServer { server in
             _ = try await server.client.unary(FiltersService.define, Self.bigOptions)
             let slowConnection = try await server.connect()
-            let slow = try await WatchReader.open(RPCClient(transport: slowConnection), WatchFilterRequest(filterId: "big"))
-            #expect(try await slow.next().kind == .snapshot)
-            #expect(try await slow.next().kind == .synced)
-            let fast = try await WatchReader.open(server.client, WatchFilterRequest(filterId: "big"))
-            #expect(try await fast.next().kind == .snapshot)
-            #expect(try await fast.next().kind == .synced)
+            let slow = try await WatchReader.openSynced(RPCClient(transport: slowConnection), WatchFilterRequest(filterId: "big"))
+            let fast = try await WatchReader.openSynced(server.client, WatchFilterRequest(filterId: "big"))
 
             let changes = 1000
             let last = try #require(try await Self.select(server.client, count: changes, filterId: "big"))
@@ -246,9 +238,7 @@ struct FilterWatchTests {
         try await withCatalogServer { server in
             _ = try await server.client.unary(FiltersService.define, Self.bench)
             let state = try #require(try await Self.select(server.client, count: 2))
-            let watch = try await WatchReader.open(server.client, WatchFilterRequest(filterId: "bench", heartbeatSeconds: 1))
-            #expect(try await watch.next().kind == .snapshot)
-            #expect(try await watch.next().kind == .synced)
+            let watch = try await WatchReader.openSynced(server.client, WatchFilterRequest(filterId: "bench", heartbeatSeconds: 1))
             let clock = ContinuousClock()
             let start = clock.now
             for _ in 0..<2 {
@@ -334,9 +324,7 @@ struct FilterWatchTests {
     func deleteEndsWatches() async throws {
         try await withCatalogServer { server in
             _ = try await server.client.unary(FiltersService.define, Self.bench)
-            let watch = try await WatchReader.open(server.client, WatchFilterRequest(filterId: "bench"))
-            #expect(try await watch.next().kind == .snapshot)
-            #expect(try await watch.next().kind == .synced)
+            let watch = try await WatchReader.openSynced(server.client, WatchFilterRequest(filterId: "bench"))
             _ = try await server.client.unary(FiltersService.delete, FilterIDRequest(filterId: "bench"))
             let error = try await #require(throws: RPCError.self) { _ = try await watch.nextOrEnd() }
             #expect(error.code == .notFound)
@@ -349,13 +337,9 @@ struct FilterWatchTests {
         try await withCatalogServer { server in
             let other = try await server.connect()
             let watches = [
-                try await WatchReader.open(server.client, WatchFilterRequest(filterId: "categories")),
-                try await WatchReader.open(RPCClient(transport: other), WatchFilterRequest(filterId: "categories", delivery: .everyChange)),
+                try await WatchReader.openSynced(server.client, WatchFilterRequest(filterId: "categories")),
+                try await WatchReader.openSynced(RPCClient(transport: other), WatchFilterRequest(filterId: "categories", delivery: .everyChange)),
             ]
-            for watch in watches {
-                #expect(try await watch.next().kind == .snapshot)
-                #expect(try await watch.next().kind == .synced)
-            }
             server.app.beginGracefulShutdown()
             for watch in watches {
                 let error = try await #require(throws: RPCError.self) { _ = try await watch.nextOrEnd() }

@@ -25,7 +25,7 @@ struct FilterCategoryBindingTests {
         _ = try await write()
         let after = try await builtin(store)
         let categories = try await store.listCategories(CategoryQuery())
-        #expect(after.options == FilterRules.options(mirroring: categories), sourceLocation: sourceLocation)
+        #expect(after.options == mirroredOptions(categories), sourceLocation: sourceLocation)
         if bumps {
             #expect(after.revision == before.revision + 1, sourceLocation: sourceLocation)
             #expect(recorder.changes == [.updated(after)], sourceLocation: sourceLocation)

@@ -102,7 +102,7 @@ struct FilterStoreTests {
         let bound = try await store.defineFilter(FilterDefinition(filterID: "f", title: "Filter", content: .source(.categories)))
         #expect(bound.revision == explicit.revision + 1)
         #expect(bound.source == .categories)
-        #expect(bound.options == FilterRules.options(mirroring: categories))
+        #expect(bound.options == mirroredOptions(categories))
         let again = try await store.defineFilter(FilterDefinition(filterID: "f", title: "Filter", content: .source(.categories)))
         #expect(again == bound)
 

@@ -50,12 +50,15 @@ struct EndToEndTests {
         }
     }
 
-    @Test("a server stream delivers 100 000 messages in order")
-    func largeServerStream() async throws {
+    /// Server streams written by a handler task (`Expand`) and pulled from a `ResponseSource` (`Count`).
+    static let streamingMethods = [Echo.expand, Echo.count]
+
+    @Test("a server stream delivers 100 000 messages in order", arguments: streamingMethods)
+    func largeServerStream(method: ServerStreamingMethod<EchoRequest, EchoResponse>) async throws {
         try await withTestServer { server in
             let connection = try await server.connect()
             let stream = try await RPCClient(transport: connection).serverStreaming(
-                Echo.expand, EchoRequest(text: "w", count: 100_000))
+                method, EchoRequest(text: "w", count: 100_000))
             var expected = 0
             for try await message in stream {
                 guard message.index == expected else { break }
@@ -175,13 +178,14 @@ struct EndToEndTests {
         }
     }
 
-    @Test("a client that stops reading a stream holds the handler back, and others are served")
-    func slowReader() async throws {
+    @Test("a client that stops reading a stream holds the handler (or the pulls) back, and others are served",
+          arguments: streamingMethods)
+    func slowReader(method: ServerStreamingMethod<EchoRequest, EchoResponse>) async throws {
         try await withTestServer { server in
             let connection = try await server.connect()
             let payload = String(repeating: "p", count: 1000)
             let stream = try await RPCClient(transport: connection).serverStreaming(
-                Echo.expand, EchoRequest(text: payload, count: 1_000_000))
+                method, EchoRequest(text: payload, count: 1_000_000))
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.index == 0)
             let stalledAt = try await server.probe.writtenCountOnceStalled()
@@ -191,6 +195,10 @@ struct EndToEndTests {
             for _ in 0..<(stalledAt + 1000) { _ = try await iterator.next() }
             #expect(server.probe.writtenCount > stalledAt)
             stream.cancel()
+            if method.descriptor == Echo.count.descriptor {
+                let closed = await server.probe.next { $0 == .cancelled(payload) }
+                #expect(closed == .cancelled(payload), "the source learns that the client went away")
+            }
             await connection.close()
         }
     }

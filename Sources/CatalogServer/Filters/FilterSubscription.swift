@@ -108,22 +108,16 @@ final class FilterSubscription: ResponseSource {
         let newest = delivery == .latest && state.syncAt == nil
         switch channel.successor(of: state.delivered, newest: newest, codec: codecName) {
         case .state(let next, let cachedEvent):
-            let previous = state.delivered
-            state.delivered = next.revision
-            state.heartbeatDue = false
-            if let cachedEvent { return .message(cachedEvent) }
-            let pull = encode(FilterEvent(kind: .change, revision: next.revision, previousRevision: previous, state: next))
-            if case .message(let bytes) = pull, previous == next.revision - 1 {
-                channel.cacheChangeEvent(bytes, revision: next.revision, codec: codecName)
-            }
-            return pull
+            return deliver(next, cachedEvent: cachedEvent, &state)
+        case .compacted where delivery == .latest:
+            guard case .state(let next, _) = channel.successor(of: state.delivered, newest: true, codec: codecName) else { return .idle }
+            return deliver(next, cachedEvent: nil, &state)
         case .compacted(let oldest):
-            if delivery == .latest {
-                return nextEventSkippingToNewest(&state)
-            }
             let error = CatalogError.revisionCompacted(state.delivered, oldestRetained: oldest).rpcError
-            state.end = ResponseTrailers(error: RPCError(error.code, "the subscriber fell behind the retained history: \(error.message)", detail: error.detail))
-            return .end(state.end!)
+            let end = ResponseTrailers(
+                error: RPCError(error.code, "the subscriber fell behind the retained history: \(error.message)", detail: error.detail))
+            state.end = end
+            return .end(end)
         case .upToDate:
             if state.heartbeatDue {
                 state.heartbeatDue = false
@@ -133,11 +127,18 @@ final class FilterSubscription: ResponseSource {
         }
     }
 
-    private func nextEventSkippingToNewest(_ state: inout State) -> ResponsePull {
-        guard case .state(let next, _) = channel.successor(of: state.delivered, newest: true, codec: codecName) else { return .idle }
+    /// A `change` event for `next`, from the channel's cache when it follows the revision just
+    /// before it (then encoded once for every subscriber that keeps up).
+    private func deliver(_ next: FilterState, cachedEvent: [UInt8]?, _ state: inout State) -> ResponsePull {
         let previous = state.delivered
         state.delivered = next.revision
-        return encode(FilterEvent(kind: .change, revision: next.revision, previousRevision: previous, state: next))
+        state.heartbeatDue = false
+        if let cachedEvent { return .message(cachedEvent) }
+        let pull = encode(FilterEvent(kind: .change, revision: next.revision, previousRevision: previous, state: next))
+        if case .message(let bytes) = pull, previous == next.revision - 1 {
+            channel.cacheChangeEvent(bytes, revision: next.revision, codec: codecName)
+        }
+        return pull
     }
 
     private func encode(_ event: FilterEvent) -> ResponsePull {

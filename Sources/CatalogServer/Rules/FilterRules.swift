@@ -96,11 +96,6 @@ public enum FilterRules {
 
     // MARK: Transitions (content only: the store sets revision and updatedAt)
 
-    /// The options of a categories-bound filter.
-    public static func options(mirroring categories: [Category]) -> [FilterOption] {
-        categories.sorted { $0.position < $1.position }.map { FilterOption(id: $0.id, title: $0.name, icon: $0.icon) }
-    }
-
     /// `state` with new options; a selection that is no longer among them is cleared.
     public static func replacingOptions(of state: FilterState, with options: [FilterOption]) -> FilterState {
         var next = state

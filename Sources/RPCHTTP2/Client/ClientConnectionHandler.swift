@@ -16,9 +16,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private var flushScheduled = false
     /// Why no new call can start: the server sent GOAWAY or the connection closed.
     private var unavailableReason: String?
-    private var keepaliveTimer: Scheduled<Void>?
-    private var keepaliveDeadline: Scheduled<Void>?
-    private var receivedSinceKeepalive = false
+    private var keepalive: KeepalivePinger?
 
     init(configuration: HTTP2ClientConfiguration, authority: String) {
         self.configuration = configuration
@@ -34,6 +32,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             (Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
         ])
         session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
+        keepalive = makeKeepalive(context)
         if context.channel.isActive {
             armKeepaliveTimer()
             flush()
@@ -49,7 +48,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let session else { return }
         let buffer = unwrapInboundIn(data)
-        receivedSinceKeepalive = true
+        keepalive?.received()
         isReading = true
         defer { isReading = false }
         do {
@@ -71,8 +70,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        keepaliveTimer?.cancel()
-        keepaliveDeadline?.cancel()
+        keepalive?.stop()
         failAll(RPCError(.unavailable, "the connection closed"))
         context.fireChannelInactive()
     }
@@ -156,27 +154,25 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     // MARK: Keepalive
 
     private func armKeepaliveTimer() {
-        guard let interval = configuration.keepaliveInterval, let context, context.channel.isActive else { return }
-        keepaliveTimer?.cancel()
-        keepaliveTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(interval)) { [self] in
-            sendKeepalive()
-            armKeepaliveTimer()
-        }
+        guard let context, context.channel.isActive else { return }
+        keepalive?.start()
     }
 
     /// PINGs the server unless something arrived since the last PING; an unanswered PING
     /// closes the connection, so calls on a silently dead peer fail instead of hanging.
-    private func sendKeepalive() {
-        guard let session, let context, context.channel.isActive, keepaliveDeadline == nil else { return }
-        defer { receivedSinceKeepalive = false }
-        guard !receivedSinceKeepalive else { return }
-        session.submitPing()
+    private func makeKeepalive(_ context: ChannelHandlerContext) -> KeepalivePinger? {
         let timeout = configuration.keepaliveTimeout
-        keepaliveDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
-            failAll(RPCError(.unavailable, "keepalive PING unanswered for \(timeout)"))
-            context.close(promise: nil)
-        }
-        flush()
+        return KeepalivePinger(
+            interval: configuration.keepaliveInterval, timeout: timeout, eventLoop: context.eventLoop,
+            sendPing: { [weak self] in
+                guard let self, let session, context.channel.isActive else { return }
+                session.submitPing()
+                flush()
+            },
+            onTimeout: { [weak self] in
+                self?.failAll(RPCError(.unavailable, "keepalive PING unanswered for \(timeout)"))
+                context.close(promise: nil)
+            })
     }
 
     // MARK: Writing
@@ -233,8 +229,7 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         case FrameType.data where frame.endStream:
             streams[frame.streamID]?.finish(RPCError(.internalError, "the response ended without trailers"))
         case FrameType.ping where frame.ack:
-            keepaliveDeadline?.cancel()
-            keepaliveDeadline = nil
+            keepalive?.acknowledged()
         case FrameType.goAway:
             unavailableReason = "the server is going away (GOAWAY code \(frame.errorCode))"
         default:

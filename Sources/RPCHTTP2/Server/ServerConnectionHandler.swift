@@ -27,9 +27,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var closing = false
     private var draining = false
     private var goAwaySent = false
-    private var receivedSinceKeepalive = false
-    private var keepaliveTimer: Scheduled<Void>?
-    private var keepaliveTimeout: Scheduled<Void>?
+    private var keepalive: KeepalivePinger?
     private var idleTimer: Scheduled<Void>?
     private var graceTimer: Scheduled<Void>?
     private var wakeQueue: SourceWakeQueue?
@@ -75,7 +73,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let session, !closing else { return }
         let buffer = unwrapInboundIn(data)
-        receivedSinceKeepalive = true
+        keepalive?.received()
         isReading = true
         defer { isReading = false }
         do {
@@ -210,8 +208,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func tearDown() {
         for stream in streams.values { stream.close() }
         streams.removeAll()
-        keepaliveTimer?.cancel()
-        keepaliveTimeout?.cancel()
+        keepalive?.stop()
         idleTimer?.cancel()
         graceTimer?.cancel()
         calls.finish()
@@ -221,29 +218,21 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     // MARK: Timers and graceful shutdown
 
     private func startTimers(_ context: ChannelHandlerContext) {
-        armKeepaliveTimer()
+        keepalive = KeepalivePinger(
+            interval: configuration.keepaliveInterval, timeout: configuration.keepaliveTimeout, eventLoop: context.eventLoop,
+            sendPing: { [weak self] in
+                guard let self, let session, !closing else { return }
+                session.submitPing()
+                flush()
+            },
+            onTimeout: { [weak self] in
+                guard let self else { return }
+                logger.info("closing connection: keepalive PING unanswered")
+                session?.terminate(errorCode: HTTP2ErrorCode.noError)
+                closeAfterFlush()
+            })
+        keepalive?.start()
         armIdleTimer()
-    }
-
-    private func armKeepaliveTimer() {
-        guard let interval = configuration.keepaliveInterval, let context else { return }
-        keepaliveTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(interval)) { [self] in
-            sendKeepalive()
-            armKeepaliveTimer()
-        }
-    }
-
-    private func sendKeepalive() {
-        guard let session, !closing else { return }
-        defer { receivedSinceKeepalive = false }
-        guard !receivedSinceKeepalive, keepaliveTimeout == nil else { return }
-        session.submitPing()
-        keepaliveTimeout = context?.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.keepaliveTimeout)) { [self] in
-            logger.info("closing connection: keepalive PING unanswered")
-            self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
-            closeAfterFlush()
-        }
-        flush()
     }
 
     private func armIdleTimer() {
@@ -311,8 +300,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         case FrameType.data:
             if frame.endStream { streams[frame.streamID]?.receiveEndOfStream() }
         case FrameType.ping where frame.ack:
-            keepaliveTimeout?.cancel()
-            keepaliveTimeout = nil
+            keepalive?.acknowledged()
             sendFinalGoAway()
         default:
             break

@@ -16,6 +16,16 @@ struct WatchReader {
         WatchReader(try await client.serverStreaming(FiltersService.watch, request))
     }
 
+    /// Opens a Watch and reads its snapshot and synced events, expecting exactly those.
+    static func openSynced(
+        _ client: RPCClient, _ request: WatchFilterRequest, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> WatchReader {
+        let watch = try await open(client, request)
+        #expect(try await watch.next().kind == .snapshot, sourceLocation: sourceLocation)
+        #expect(try await watch.next().kind == .synced, sourceLocation: sourceLocation)
+        return watch
+    }
+
     /// The next event; fails when the stream ends or nothing comes within `timeout`.
     func next(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> FilterEvent {
         let event = try await nextOrEnd(timeout: timeout)

@@ -68,7 +68,7 @@ func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocatio
         for filter in filters {
             if filter.source == .categories {
                 #expect(
-                    filter.options == FilterRules.options(mirroring: categories),
+                    filter.options == mirroredOptions(categories),
                     "filter '\(filter.filterId)' does not mirror the categories", sourceLocation: sourceLocation)
             }
             if let selected = filter.selectedId {
@@ -171,4 +171,10 @@ extension CatalogError {
         if case .number(let value)? = rpcError.detail?.details?["id"] { return Int64(value) }
         return nil
     }
+}
+
+/// What a categories-bound filter's options must be: the categories in position order,
+/// option id = category id, title = name, icon = icon.
+func mirroredOptions(_ categories: [Category]) -> [FilterOption] {
+    categories.sorted { $0.position < $1.position }.map { FilterOption(id: $0.id, title: $0.name, icon: $0.icon) }
 }
