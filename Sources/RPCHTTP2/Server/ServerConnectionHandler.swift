@@ -67,6 +67,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         ])
         session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
         startTimers(context)
+        if draining { startDraining() }
         flush()
     }
 
@@ -248,8 +249,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// GOAWAY in two steps (notice, then the last stream after a PING round trip); in-flight
     /// calls finish, and the connection closes when they have or the grace period ends.
     func beginGracefulShutdown() {
-        guard let session, let context, !draining, !closing else { return }
+        guard !draining, !closing else { return }
         draining = true
+        // A connection accepted just before shutdown began is not active yet: start() drains it.
+        if session != nil { startDraining() }
+    }
+
+    private func startDraining() {
+        guard let session, let context else { return }
         session.submitShutdownNotice()
         session.submitPing()
         graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
