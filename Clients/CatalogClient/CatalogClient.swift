@@ -29,9 +29,11 @@ import RPCHTTP2
 public final class CatalogClient: Sendable {
     private let connections: ConnectionManager
     private let runner: CallRunner
+    private let reconnectBackoff: Backoff
 
     private init(connections: ConnectionManager, configuration: Configuration) {
         self.connections = connections
+        self.reconnectBackoff = configuration.reconnectBackoff
         self.runner = CallRunner(
             rpc: RPCClient(transport: connections),
             defaults: configuration.defaultCallOptions,
@@ -70,8 +72,8 @@ public final class CatalogClient: Sendable {
     /// The `catalog.v1.Categories` service.
     public var categories: CategoriesClient { CategoriesClient(runner: runner) }
 
-    /// The unary methods of the `catalog.v1.Filters` service.
-    public var filters: FiltersClient { FiltersClient(runner: runner) }
+    /// The `catalog.v1.Filters` service, with a resuming ``FiltersClient/watch(_:sinceRevision:delivery:heartbeatSeconds:options:onInterruption:)``.
+    public var filters: FiltersClient { FiltersClient(runner: runner, resumeBackoff: reconnectBackoff) }
 
     /// The `catalog.v1.Reflection` service: the machine-readable contract.
     public var reflection: ReflectionClient { ReflectionClient(runner: runner) }

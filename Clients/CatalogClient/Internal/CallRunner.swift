@@ -15,6 +15,11 @@ struct CallRunner: Sendable {
     let defaults: CallOptions
     let retry: RetryPolicy
 
+    /// `options` laid over the client's defaults.
+    func options(_ options: CallOptions) -> CallOptions {
+        options.merged(over: defaults)
+    }
+
     func unary<Request, Response>(
         _ method: UnaryMethod<Request, Response>,
         _ request: Request,

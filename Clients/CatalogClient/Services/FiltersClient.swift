@@ -1,11 +1,12 @@
 import CatalogAPI
 import RPCCore
 
-/// Calls the unary methods of `catalog.v1.Filters`; get one from ``CatalogClient/filters``.
+/// Calls `catalog.v1.Filters`; get one from ``CatalogClient/filters``.
 ///
 /// ```swift
 /// let state = try await catalog.filters.select("formations", optionId: 3)
 /// _ = try await catalog.filters.togglePresentation("formations")
+/// for try await event in catalog.filters.watch("formations") { … }
 /// ```
 ///
 /// `get` and `list` are retried on UNAVAILABLE (see ``RetryPolicy``); writes never are.
@@ -13,8 +14,12 @@ import RPCCore
 /// state without bumping its revision.
 public struct FiltersClient: Sendable {
     private let runner: CallRunner
+    private let resumeBackoff: Backoff
 
-    init(runner: CallRunner) { self.runner = runner }
+    init(runner: CallRunner, resumeBackoff: Backoff) {
+        self.runner = runner
+        self.resumeBackoff = resumeBackoff
+    }
 
     /// Creates filter `filterId`, or replaces its title, options or source.
     ///
@@ -83,5 +88,34 @@ public struct FiltersClient: Sendable {
     /// - Throws: `RPCError` FAILED_PRECONDITION `builtinFilter` for the built-in `categories` filter.
     public func delete(_ filterId: String, options: CallOptions = .defaults) async throws(RPCError) {
         _ = try await runner.unary(FiltersService.delete, FilterIDRequest(filterId: filterId), options: options, .write)
+    }
+
+    /// The state of filter `filterId` now and after each change, resumed across lost
+    /// connections; see ``FilterWatch``.
+    ///
+    /// Without `sinceRevision` the first events are a `snapshot` and `synced`; with it, the
+    /// changes after that revision. Nothing is sent until iteration starts.
+    ///
+    /// - Parameters:
+    ///   - sinceRevision: Resume after this revision, e.g. the last one a previous run saw.
+    ///   - delivery: `.latest` (default) may skip states a slow reader missed;
+    ///     `.everyChange` delivers each one or fails with OUT_OF_RANGE.
+    ///   - heartbeatSeconds: A `heartbeat` after this many quiet seconds (server default 15).
+    ///   - options: Per-call settings; a timeout bounds the whole watch, resumes included.
+    ///   - onInterruption: Called with the error each time the stream is lost, before the
+    ///     sequence waits (with the client's `reconnectBackoff`) and resumes.
+    public func watch(
+        _ filterId: String,
+        sinceRevision: Int64? = nil,
+        delivery: FilterDelivery = .latest,
+        heartbeatSeconds: Int? = nil,
+        options: CallOptions = .defaults,
+        onInterruption: @escaping @Sendable (RPCError) -> Void = { _ in }
+    ) -> FilterWatch {
+        let request = WatchFilterRequest(
+            filterId: filterId, sinceRevision: sinceRevision,
+            delivery: delivery, heartbeatSeconds: heartbeatSeconds
+        )
+        return FilterWatch(runner: runner, request: request, options: options, backoff: resumeBackoff, onInterruption: onInterruption)
     }
 }

@@ -1,0 +1,118 @@
+import CatalogAPI
+import RPCCore
+
+/// The events of one filter, from `Filters/Watch`, across lost connections; get one from
+/// ``FiltersClient/watch(_:sinceRevision:delivery:heartbeatSeconds:options:onInterruption:)``.
+///
+/// Iteration starts the call. When the stream is lost with UNAVAILABLE (the server restarted
+/// or shut down, the connection dropped), the sequence calls `onInterruption`, waits a
+/// jittered backoff, and watches again from the last revision it delivered, so that the
+/// server replays exactly the missed changes. Whatever happens, it never yields a state
+/// revision twice or out of order. A `snapshot` with `reset == true` says the missed history
+/// is gone and the state starts over; in `everyChange` mode the server ends the watch with
+/// OUT_OF_RANGE `revisionCompacted` instead, which the sequence throws.
+///
+/// Iteration ends (returns `nil`) when the task is cancelled, and throws `RPCError` for an
+/// end it cannot resume from: NOT_FOUND (the filter was deleted), OUT_OF_RANGE,
+/// RESOURCE_EXHAUSTED (too many subscribers), an auth error, or the deadline of a watch
+/// given a timeout.
+///
+/// ```swift
+/// for try await event in catalog.filters.watch("formations") {
+///     if let state = event.state { render(state) }
+/// }
+/// ```
+public struct FilterWatch: AsyncSequence, Sendable {
+    public typealias Element = FilterEvent
+    public typealias Failure = RPCError
+
+    let runner: CallRunner
+    let request: WatchFilterRequest
+    let options: CallOptions
+    let backoff: Backoff
+    let onInterruption: @Sendable (RPCError) -> Void
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(watch: self)
+    }
+
+    /// Reads events one by one, resuming the call when it is lost.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let watch: FilterWatch
+        private var stream: ResponseStream<FilterEvent>.Iterator?
+        /// The revision of the last state delivered (or the caller's `sinceRevision`).
+        private var resumeAfter: Int64?
+        /// Interruptions since an event last arrived.
+        private var failures = 0
+        private var ended = false
+        private let deadline: ContinuousClock.Instant?
+
+        init(watch: FilterWatch) {
+            self.watch = watch
+            self.resumeAfter = watch.request.sinceRevision
+            self.deadline = watch.runner.options(watch.options).timeout.map { .now + $0 }
+        }
+
+        public mutating func next() async throws(RPCError) -> FilterEvent? {
+            try await next(isolation: nil)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> FilterEvent? {
+            while !ended {
+                if Task.isCancelled { return end() }
+                do throws(RPCError) {
+                    guard let event = try await nextFromServer(isolation: actor) else { return end() }
+                    failures = 0
+                    if event.state != nil {
+                        if let resumeAfter, event.revision <= resumeAfter { continue }
+                        resumeAfter = event.revision
+                    }
+                    return event
+                } catch {
+                    stream = nil
+                    if Task.isCancelled { return end() }
+                    guard error.code == .unavailable else {
+                        ended = true
+                        throw error
+                    }
+                    failures += 1
+                    let resumeAt = ContinuousClock.now + watch.backoff.delay(afterFailures: failures)
+                    if let deadline, resumeAt >= deadline {
+                        ended = true
+                        throw error
+                    }
+                    watch.onInterruption(error)
+                    do {
+                        try await Task.sleep(until: resumeAt, clock: .continuous)
+                    } catch {
+                        return end()
+                    }
+                }
+            }
+            return nil
+        }
+
+        /// The next event of the current call, opening one (from `resumeAfter`) when there is none.
+        private mutating func nextFromServer(isolation actor: isolated (any Actor)?) async throws(RPCError) -> FilterEvent? {
+            if stream == nil {
+                var request = watch.request
+                request.sinceRevision = resumeAfter
+                var options = watch.options
+                if let deadline {
+                    let remaining = deadline - .now
+                    guard remaining > .zero else { throw RPCError(.deadlineExceeded, "the watch's deadline passed") }
+                    options.timeout = remaining
+                }
+                let call = try await watch.runner.serverStreaming(FiltersService.watch, request, options: options)
+                stream = call.makeAsyncIterator()
+            }
+            return try await stream?.next(isolation: actor)
+        }
+
+        private mutating func end() -> FilterEvent? {
+            ended = true
+            stream = nil
+            return nil
+        }
+    }
+}
