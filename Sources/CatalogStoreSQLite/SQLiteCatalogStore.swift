@@ -12,7 +12,7 @@ import Synchronization
 public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
     /// Told about every committed filter change (see `observeFilterChanges`).
-    let filterObserver = Mutex<(@Sendable (FilterChange) -> Void)?>(nil)
+    let filterObserver = Mutex<FilterObserver?>(nil)
 
     /// Opens (or creates) the database at `path` and migrates it.
     public init(path: String) throws(CatalogError) {
