@@ -21,7 +21,7 @@ extension SQLiteCatalogStore {
     static let filterChangeColumns = "filterId, title, source, options, selectedId, presentation, revision, updatedAt"
 
     static func fetchFilterRow(_ db: Database, id: String) throws -> FilterRow? {
-        try Row.fetchOne(db, sql: "SELECT revision, deleted FROM filter WHERE id = ?", arguments: [id])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, deleted FROM filter WHERE id = ?"), arguments: [id])
             .map { FilterRow(revision: $0[0], deleted: $0[1]) }
     }
 
@@ -34,15 +34,14 @@ extension SQLiteCatalogStore {
     /// point lookups of the current changes (CROSS JOIN keeps `filter` first).
     static func fetchFilters(_ db: Database, id: String? = nil) throws -> [FilterState] {
         let rows = try Row.fetchAll(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT c.filterId, c.title, c.source, o.options, c.selectedId, c.presentation, c.revision, c.updatedAt
                 FROM filter f
                 CROSS JOIN filter_change c ON c.filterId = f.id AND c.revision = f.revision
                 CROSS JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
                 WHERE f.deleted = 0 \(id == nil ? "" : "AND f.id = ?")
                 ORDER BY f.id
-                """,
+                """),
             arguments: id.map { [$0] } ?? [])
         return try rows.map { row in try filterState(row, options: decodeOptions(row[3])) }
     }
@@ -79,26 +78,24 @@ extension SQLiteCatalogStore {
     /// history. `optionsJSON` is `nil` when the options are those of the state it follows.
     static func appendFilterChange(_ db: Database, _ state: FilterState, optionsJSON: String?) throws {
         if optionsJSON == nil {
-            try db.execute(
-                sql: "UPDATE filter SET revision = ? WHERE id = ?", arguments: [state.revision, state.filterId])
+            try db.cachedStatement(sql: "UPDATE filter SET revision = ? WHERE id = ?")
+                .execute(arguments: [state.revision, state.filterId])
         } else {
-            try db.execute(
-                sql: """
-                    INSERT INTO filter (id, revision, optionsRevision, deleted) VALUES (?, ?, ?, 0)
-                    ON CONFLICT (id) DO UPDATE SET
-                        revision = excluded.revision, optionsRevision = excluded.optionsRevision, deleted = 0
-                    """,
-                arguments: [state.filterId, state.revision, state.revision])
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO filter (id, revision, optionsRevision, deleted) VALUES (?, ?, ?, 0)
+                ON CONFLICT (id) DO UPDATE SET
+                    revision = excluded.revision, optionsRevision = excluded.optionsRevision, deleted = 0
+                """)
+            try upsert.execute(arguments: [state.filterId, state.revision, state.revision])
         }
-        try db.execute(
-            sql: """
-                INSERT INTO filter_change (filterId, revision, title, source, options, selectedId, presentation, updatedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                state.filterId, state.revision, state.title, state.source?.rawValue, optionsJSON, state.selectedId,
-                state.presentation.rawValue, milliseconds(state.updatedAt),
-            ])
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO filter_change (filterId, revision, title, source, options, selectedId, presentation, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.execute(arguments: [
+            state.filterId, state.revision, state.title, state.source?.rawValue, optionsJSON, state.selectedId,
+            state.presentation.rawValue, milliseconds(state.updatedAt),
+        ])
         try pruneFilterHistory(db, id: state.filterId, current: state.revision)
     }
 
@@ -106,7 +103,7 @@ extension SQLiteCatalogStore {
     /// up; the oldest kept change takes the options it leant on.
     static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
         guard let oldest = try Int64.fetchOne(
-            db, sql: "SELECT MIN(revision) FROM filter_change WHERE filterId = ?", arguments: [id]),
+            db.cachedStatement(sql: "SELECT MIN(revision) FROM filter_change WHERE filterId = ?"), arguments: [id]),
             current - oldest + 1 > Int64(retainedFilterChanges + filterChangePruneBatch)
         else { return }
         let newOldest = current - Int64(retainedFilterChanges) + 1
