@@ -99,6 +99,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        // The context holds this handler: keeping it would leak the connection once closed.
+        self.context = nil
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)

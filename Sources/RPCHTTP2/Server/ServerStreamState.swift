@@ -191,5 +191,7 @@ final class ServerStreamState {
             finished = true
             call?.abort.fire()
         }
+        // The call holds this state too: let go of it, or neither (nor the connection) is freed.
+        call = nil
     }
 }
