@@ -75,6 +75,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        // The context holds this handler: keeping it would leak the connection once closed.
+        self.context = nil
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         failAll(RPCError(.unavailable, "connection error: \(error)"))
         context.close(promise: nil)
@@ -84,8 +89,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     /// Opens a stream for `call`; throws UNAVAILABLE when the connection cannot take one.
     func open(_ call: ClientCall, method: MethodDescriptor, options: CallOptions) throws(RPCError) {
-        guard let session, let context else { throw RPCError(.unavailable, "the connection is not ready") }
         if let unavailableReason { throw RPCError(.unavailable, unavailableReason) }
+        guard let session, let context else { throw RPCError(.unavailable, "the connection is not ready") }
         var headers: [(name: String, value: String)] = [
             (":method", "POST"), (":scheme", "http"), (":path", method.path), (":authority", authority),
             ("content-type", configuration.contentType), ("te", "trailers"), ("user-agent", "catalog-swift/1"),

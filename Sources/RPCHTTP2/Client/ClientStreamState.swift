@@ -5,7 +5,8 @@ import RPCCore
 /// deframer and the call bridge it feeds. Touched only on the event loop.
 final class ClientStreamState {
     var id: Int32 = 0
-    let call: ClientCall
+    /// The caller's side until the call ends; then let go, since the call holds this state too.
+    private var call: ClientCall?
     private var headers: HeaderList
     private var sawResponseHeaders = false
     private var inbound: InboundBody
@@ -68,12 +69,12 @@ final class ClientStreamState {
                 }
                 inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize, compression: algorithm))
             }
-            call.setInitialMetadata(Metadata(headerFields: headers.fields))
+            call?.setInitialMetadata(Metadata(headerFields: headers.fields))
             if !endStream { return }  // trailers-only otherwise: the same block holds the status
         }
         guard endStream else { return }
         let trailers = ResponseTrailers(headerFields: headers.fields)
-        call.setTrailingMetadata(trailers.metadata)
+        call?.setTrailingMetadata(trailers.metadata)
         if let error = trailers.error {
             finish(error)
         } else {
@@ -88,7 +89,7 @@ final class ClientStreamState {
 
     /// Takes body bytes; returns how many bytes flow control may credit back now.
     func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard !finished else { return bytes.count }
+        guard !finished, let call else { return bytes.count }
         do {
             return try inbound.receive(bytes, into: call.mailbox)
         } catch {
@@ -106,7 +107,8 @@ final class ClientStreamState {
         guard !finished else { return }
         finished = true
         deadlineTimer?.cancel()
-        call.mailbox.finish(error)
+        call?.mailbox.finish(error)
+        call = nil
         outbound.failWriter(error ?? RPCError(.cancelled, "the call ended"))
     }
 
