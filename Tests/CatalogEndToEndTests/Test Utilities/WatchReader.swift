@@ -51,11 +51,13 @@ struct WatchReader {
         }
     }
 
-    /// Reads until an event with `revision` or more and a state arrives; returns every event read.
+    /// Reads until an event with `revision` or more and a state arrives; returns every event
+    /// read but heartbeats (a loaded machine may take longer than a heartbeat period).
     func read(throughRevision revision: Int64, timeout: Duration = .seconds(30)) async throws -> [FilterEvent] {
         var events: [FilterEvent] = []
         while true {
             let event = try await next(timeout: timeout)
+            if event.kind == .heartbeat { continue }
             events.append(event)
             if event.state != nil, event.revision >= revision { return events }
         }
