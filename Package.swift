@@ -71,6 +71,7 @@ let package = Package(
                 "CatalogAPI",
                 "CatalogServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

@@ -11,6 +11,7 @@ import Synchronization
 /// what the real call would.
 public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
+    private let checkpointer: WALCheckpointer
     /// Told about every committed filter change (see `observeFilterChanges`).
     let filterObserver = Mutex<FilterObserver?>(nil)
 
@@ -21,6 +22,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
+            checkpointer = try WALCheckpointer(path: path)
+            database.writeWithoutTransaction { [checkpointer] db in checkpointer.install(on: db) }
         } catch let error as DatabaseError {
             throw CatalogError.storage("cannot open the database at \(path): \(error.resultCode)")
         } catch {
