@@ -248,7 +248,10 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
     }
 
     func session(closed streamID: Int32, errorCode: UInt32) {
-        streams.removeValue(forKey: streamID)?.closed(errorCode: errorCode)
+        guard let state = streams.removeValue(forKey: streamID) else { return }
+        // Bytes the caller never read (it cancelled) still hold the connection's window: give it back.
+        session?.consume(streamID: streamID, count: state.takeWithheldBytes())
+        state.closed(errorCode: errorCode)
     }
 
     func session(readDataFor streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> DataRead {

@@ -326,6 +326,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(closed streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
+        // Bytes the call never read still hold the connection's window: give it back.
+        session?.consume(streamID: streamID, count: stream.takeWithheldBytes())
         stream.close()
         if streams.isEmpty { armIdleTimer() }
     }
