@@ -33,6 +33,31 @@ struct AbuseTests {
         }
     }
 
+    @Test("cancelling many streams that were already being answered is not a flood")
+    func cancelsOfAnsweredStreams() async throws {
+        try await withTestServer(configure: { configuration in
+            configuration.maxConcurrentStreams = 50
+            configuration.abuseLimits.resets = RateLimit(burst: 50, perSecond: 1)
+        }) { server in
+            // Small windows: the server fills each stream's at once, and unread bytes that were
+            // never credited back would soon exhaust the connection's.
+            var small = HTTP2ClientConfiguration.defaults
+            small.streamWindowSize = 1024
+            small.connectionWindowSize = 65_535
+            let connection = try await server.connect(small)
+            let client = RPCClient(transport: connection)
+            for index in 0..<300 {
+                let stream = try await client.serverStreaming(Echo.count, EchoRequest(text: "x", count: 1_000_000))
+                var responses = stream.makeAsyncIterator()
+                #expect(try await responses.next() != nil, "stream \(index) was answered")
+                stream.cancel()
+            }
+            let reply = try await client.unary(Echo.get, EchoRequest(text: "still here"))
+            #expect(reply.text == "still here", "the connection was kept")
+            await connection.close()
+        }
+    }
+
     /// A well-behaved client whose concurrent calls time out together resets one stream per
     /// call: up to the concurrent-stream limit (1024) that must not look like a flood.
     @Test("many calls whose deadlines expire together do not cost their connection")

@@ -283,6 +283,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
 extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(beganFrame type: UInt8, flags: UInt8, streamID: Int32, length: Int) -> Bool {
+        // A client done with a stream it is being answered on (a Watch it no longer needs)
+        // cancels it; a rapid-reset flood resets streams before their answer, so only those count.
+        if type == FrameType.rstStream, streams[streamID]?.responseStarted == true { return true }
         if let reason = abuseGuard.frameBegan(type: type, flags: flags) {
             abuseReason = reason
             return false

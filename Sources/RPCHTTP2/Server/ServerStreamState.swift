@@ -13,7 +13,8 @@ final class ServerStreamState {
 
     private var outbound = OutboundBody()
     private var trailers: [(name: String, value: String)]?
-    private var responseStarted = false
+    /// Whether the response headers went out (or are queued).
+    private(set) var responseStarted = false
     private(set) var finished = false
     private var requestEnded = false
     private var deadlineTimer: Scheduled<Void>?
