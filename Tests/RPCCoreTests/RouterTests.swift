@@ -62,4 +62,44 @@ struct RouterTests {
         #expect(StreamingKind.clientStreaming.description == "client streaming")
         #expect(StreamingKind.bidirectional.description == "bidirectional streaming")
     }
+
+    /// Lets `Items/Get` through as `reader`; refuses everything else.
+    struct GetOnly: CallAuthorizer {
+        func authorize(_ head: RequestHead, for method: MethodDescriptor) throws(RPCError) -> String? {
+            guard method == TestService.getItem.descriptor, head.metadata.first("authorization") == "Bearer r" else {
+                throw RPCError(.permissionDenied, "not \(method.path)")
+            }
+            return "reader"
+        }
+    }
+
+    static func head(_ path: String, authorization: String? = nil) -> RequestHead {
+        var metadata = Metadata()
+        if let authorization { metadata.add("authorization", authorization) }
+        return RequestHead(path: path, contentType: .grpc, metadata: metadata, deadline: nil, peer: "test")
+    }
+
+    @Test("without an authorizer every call is let through, anonymous")
+    func noAuthorizer() throws {
+        var router = Router()
+        router.register(Items())
+        let route = try #require(router.route(for: "/test.v1.Items/List"))
+        #expect(try router.authorize(Self.head("/test.v1.Items/List"), for: route) == nil)
+    }
+
+    @Test("the authorizer decides from the head and the route's method: the caller's name, or its error")
+    func authorizer() throws {
+        var router = Router()
+        router.register(Items())
+        router.authorizer = GetOnly()
+        let get = try #require(router.route(for: "/test.v1.Items/Get"))
+        let list = try #require(router.route(for: "/test.v1.Items/List"))
+        #expect(try router.authorize(Self.head(get.descriptor.path, authorization: "Bearer r"), for: get) == "reader")
+        let refusedHead = #expect(throws: RPCError.self) { try router.authorize(Self.head(get.descriptor.path), for: get) }
+        #expect(refusedHead?.code == .permissionDenied)
+        let refusedMethod = #expect(throws: RPCError.self) {
+            try router.authorize(Self.head(list.descriptor.path, authorization: "Bearer r"), for: list)
+        }
+        #expect(refusedMethod?.message == "not /test.v1.Items/List")
+    }
 }

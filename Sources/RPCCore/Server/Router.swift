@@ -7,6 +7,9 @@
 public struct Router: Sendable {
     private var routes: [String: Route] = [:]
 
+    /// Decides which calls may run; `nil` (the default) lets every call through.
+    public var authorizer: (any CallAuthorizer)?
+
     public init() {}
 
     /// Every registered method, sorted by path.
@@ -14,6 +17,13 @@ public struct Router: Sendable {
 
     /// The route for a `:path`, if one is registered.
     public func route(for path: String) -> Route? { routes[path] }
+
+    /// Whether the call `head` may run `route`: the caller's name for logs (`nil`: anonymous,
+    /// or no authorizer), or the error to answer. Transports call it before they read the
+    /// request or run the route.
+    public func authorize(_ head: RequestHead, for route: Route) throws(RPCError) -> String? {
+        try authorizer?.authorize(head, for: route.descriptor)
+    }
 
     /// Registers a unary handler.
     public mutating func register<Request, Response>(

@@ -1,6 +1,7 @@
 import RPCCore
 
-/// Decides, from a request's header list alone, whether a call can start.
+/// Decides, from a request's header list alone, whether a call can start: the protocol's
+/// checks, then the router's authorizer.
 enum RequestValidation {
     /// A call ready to run.
     struct Accepted {
@@ -87,6 +88,11 @@ enum RequestValidation {
             deadline: deadline,
             peer: peer
         )
+        do {
+            _ = try router.authorize(head, for: route)
+        } catch {
+            return .failure(Rejected(httpStatus: 200, contentType: echoed, trailers: ResponseTrailers(error: error)))
+        }
         return .success(Accepted(
             head: head,
             route: route,

@@ -23,9 +23,11 @@ struct TestServer {
     }
 }
 
-/// Runs a server with the Echo service (plus `extra` services) while `body` runs, then shuts it down.
+/// Runs a server with the Echo service while `body` runs, then shuts it down; `authorizer`
+/// goes on the router.
 func withTestServer<T>(
     configure: (inout HTTP2ServerConfiguration) -> Void = { _ in },
+    authorizer: (any CallAuthorizer)? = nil,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
     var configuration = HTTP2ServerConfiguration.defaults
@@ -34,6 +36,7 @@ func withTestServer<T>(
     let probe = EchoProbe()
     var router = Router()
     router.register(EchoService(probe: probe))
+    router.authorizer = authorizer
     var logger = Logger(label: "test.server")
     logger.logLevel = .critical
     let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
