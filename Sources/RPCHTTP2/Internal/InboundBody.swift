@@ -5,6 +5,8 @@ import RPCCore
 struct InboundBody {
     private var deframer: MessageDeframer
     private var withheldBytes = 0
+    /// Messages delivered so far.
+    private(set) var messageCount = 0
 
     init(_ deframer: MessageDeframer) {
         self.deframer = deframer
@@ -16,6 +18,7 @@ struct InboundBody {
         try deframer.append(bytes)
         var backlog = false
         while let message = try deframer.next() {
+            messageCount += 1
             backlog = mailbox.deliver(message) || backlog
         }
         guard backlog else { return bytes.count }

@@ -1,3 +1,5 @@
+import Logging
+
 /// Settings of an `HTTP2Server`.
 public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// Host to listen on. Default `127.0.0.1`.
@@ -28,6 +30,10 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     public var shutdownGracePeriod: Duration
     /// Abuse limits that close a connection with GOAWAY ENHANCE_YOUR_CALM.
     public var abuseLimits: AbuseLimits
+    /// The level of the access log's one entry per call (method, status, duration, peer,
+    /// caller, messages and bytes; never metadata); `nil` writes none. Checked against the
+    /// logger's level once per connection, so a dropped level costs nothing per call. Default `nil`.
+    public var accessLogLevel: Logger.Level?
 
     /// The defaults documented on each property.
     public static var defaults: HTTP2ServerConfiguration {
@@ -45,7 +51,8 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
             keepaliveTimeout: .seconds(20),
             idleTimeout: .seconds(300),
             shutdownGracePeriod: .seconds(10),
-            abuseLimits: .defaults
+            abuseLimits: .defaults,
+            accessLogLevel: nil
         )
     }
 }

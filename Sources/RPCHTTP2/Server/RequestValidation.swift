@@ -9,6 +9,8 @@ enum RequestValidation {
         var route: Route
         var requestCompression: CompressionAlgorithm
         var responseCompression: CompressionAlgorithm
+        /// Who the router's authorizer says is calling, for the access log.
+        var caller: String?
     }
 
     /// An answer sent before any handler runs: HTTP status plus trailers-only gRPC status.
@@ -88,8 +90,9 @@ enum RequestValidation {
             deadline: deadline,
             peer: peer
         )
+        let caller: String?
         do {
-            _ = try router.authorize(head, for: route)
+            caller = try router.authorize(head, for: route)
         } catch {
             return .failure(Rejected(httpStatus: 200, contentType: echoed, trailers: ResponseTrailers(error: error)))
         }
@@ -97,7 +100,8 @@ enum RequestValidation {
             head: head,
             route: route,
             requestCompression: requestCompression,
-            responseCompression: responseCompression
+            responseCompression: responseCompression,
+            caller: caller
         ))
     }
 

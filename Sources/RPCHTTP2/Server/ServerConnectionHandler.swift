@@ -31,6 +31,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var idleTimer: Scheduled<Void>?
     private var graceTimer: Scheduled<Void>?
     private var wakeQueue: SourceWakeQueue?
+    private var accessLog: AccessLog?
 
     init(configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger) {
         self.configuration = configuration
@@ -56,6 +57,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         guard session == nil else { return }
         peer = context.channel.remoteAddress?.description ?? "unknown"
         logger[metadataKey: "peer"] = "\(peer)"
+        accessLog = AccessLog(logger: logger, level: configuration.accessLogLevel)
         let session = NGHTTP2Session(role: .server, delegate: self)
         self.session = session
         wakeQueue = SourceWakeQueue(eventLoop: context.eventLoop) { [weak self] streamIDs in self?.pullSources(streamIDs) }
@@ -295,7 +297,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
-        streams[streamID] = ServerStreamState(id: streamID, maxHeaderListSize: configuration.maxHeaderListSize)
+        streams[streamID] = ServerStreamState(
+            id: streamID, maxHeaderListSize: configuration.maxHeaderListSize, accessLog: accessLog)
         idleTimer?.cancel()
         idleTimer = nil
     }
@@ -346,6 +349,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         guard let session, let context, let wakeQueue else { return }
         switch RequestValidation.validate(stream.headers, router: router, peer: peer) {
         case .failure(let rejected):
+            stream.rejected(path: stream.headers.first(":path") ?? "", code: rejected.trailers.code)
             _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
         case .success(let accepted):
             let call = ServerCall(

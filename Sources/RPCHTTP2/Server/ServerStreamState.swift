@@ -21,10 +21,15 @@ final class ServerStreamState {
     /// The pulled source of the rest of the response, once the call attached one.
     private var source: (any ResponseSource)?
     private var sourceMetadata: Metadata = [:]
+    private let accessLog: AccessLog?
+    /// What the access log will say about this call; `nil` when access logging is off.
+    private var accessEntry: AccessLogEntry?
 
-    init(id: Int32, maxHeaderListSize: Int) {
+    init(id: Int32, maxHeaderListSize: Int, accessLog: AccessLog?) {
         self.id = id
         self.headers = HeaderList(limit: maxHeaderListSize)
+        self.accessLog = accessLog
+        if accessLog != nil { accessEntry = AccessLogEntry() }
     }
 
     /// Whether a handler is attached and the stream still carries its call.
@@ -38,6 +43,14 @@ final class ServerStreamState {
         self.contentType = accepted.head.contentType
         self.responseCompression = accepted.responseCompression
         inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize, compression: accepted.requestCompression))
+        accessEntry?.path = accepted.head.path
+        accessEntry?.caller = accepted.caller
+    }
+
+    /// The call was answered before it started (`RequestValidation.Rejected`).
+    func rejected(path: String, code: StatusCode) {
+        accessEntry?.path = path
+        endAccessEntry(code)
     }
 
     func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ServerConnectionHandler) {
@@ -54,6 +67,7 @@ final class ServerStreamState {
     /// Takes body bytes; returns how many bytes flow control may credit back now.
     func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let call, !requestEnded, !finished, inbound != nil else { return bytes.count }
+        accessEntry?.requestBytes += bytes.count
         do {
             return try inbound!.receive(bytes, into: call.mailbox)
         } catch {
@@ -96,7 +110,7 @@ final class ServerStreamState {
         writer: CheckedContinuation<Void, any Error>, highWatermark: Int
     ) {
         startResponse(session, initialMetadata)
-        outbound.append(MessageFramer.frame(message, compression: responseCompression))
+        appendResponse(message)
         outbound.wake(streamID: id, session: session)
         outbound.admit(writer, highWatermark: highWatermark)
     }
@@ -118,7 +132,7 @@ final class ServerStreamState {
             switch source.next() {
             case .message(let message):
                 startResponse(session, sourceMetadata)
-                outbound.append(MessageFramer.frame(message, compression: responseCompression))
+                appendResponse(message)
             case .idle:
                 break pull
             case .end(let trailers):
@@ -132,6 +146,22 @@ final class ServerStreamState {
         guard let source else { return }
         self.source = nil
         source.streamClosed()
+    }
+
+    /// Frames one response message into the outbound buffer.
+    private func appendResponse(_ message: [UInt8]) {
+        let framed = MessageFramer.frame(message, compression: responseCompression)
+        accessEntry?.responseMessages += 1
+        accessEntry?.responseBytes += framed.count
+        outbound.append(framed)
+    }
+
+    /// Writes the access log entry, once, before the end of the call reaches the peer.
+    private func endAccessEntry(_ code: StatusCode) {
+        guard let accessLog, var entry = accessEntry else { return }
+        accessEntry = nil
+        entry.requestMessages = inbound?.messageCount ?? 0
+        accessLog.write(entry, code: code)
     }
 
     /// Submits the response headers once; the body follows from `readData`.
@@ -148,6 +178,7 @@ final class ServerStreamState {
         deadlineTimer?.cancel()
         releaseSource()
         if !responseStarted && lastMessage == nil {
+            endAccessEntry(trailers.code)
             responseStarted = true
             let fields = [(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields
             // No RST_STREAM after it: nghttp2 would drop the queued HEADERS. Request bytes
@@ -156,7 +187,8 @@ final class ServerStreamState {
             return
         }
         startResponse(session, initialMetadata)
-        if let lastMessage { outbound.append(MessageFramer.frame(lastMessage, compression: responseCompression)) }
+        if let lastMessage { appendResponse(lastMessage) }
+        endAccessEntry(trailers.code)
         self.trailers = trailers.headerFields
         outbound.wake(streamID: id, session: session)
     }
@@ -190,6 +222,7 @@ final class ServerStreamState {
         }
         if !finished {
             finished = true
+            endAccessEntry(.cancelled)
             call?.abort.fire()
         }
         // The call holds this state too: let go of it, or neither (nor the connection) is freed.

@@ -24,10 +24,11 @@ struct TestServer {
 }
 
 /// Runs a server with the Echo service while `body` runs, then shuts it down; `authorizer`
-/// goes on the router.
+/// goes on the router, and `logger` (quiet by default) is the server's.
 func withTestServer<T>(
     configure: (inout HTTP2ServerConfiguration) -> Void = { _ in },
     authorizer: (any CallAuthorizer)? = nil,
+    logger: Logger = quietLogger(),
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
     var configuration = HTTP2ServerConfiguration.defaults
@@ -37,8 +38,6 @@ func withTestServer<T>(
     var router = Router()
     router.register(EchoService(probe: probe))
     router.authorizer = authorizer
-    var logger = Logger(label: "test.server")
-    logger.logLevel = .critical
     let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.run() }
@@ -53,4 +52,11 @@ func withTestServer<T>(
             throw error
         }
     }
+}
+
+/// A logger that lets only critical messages through.
+func quietLogger() -> Logger {
+    var logger = Logger(label: "test.server")
+    logger.logLevel = .critical
+    return logger
 }

@@ -1,0 +1,61 @@
+import Logging
+import RPCCore
+
+/// Writes one entry per call (`HTTP2ServerConfiguration.accessLogLevel`): message `call`,
+/// metadata `method` (the path), `status` (the gRPC code's name), `duration_ms`, `caller`
+/// (the authorizer's name for the caller, when there is one), `request_messages`,
+/// `request_bytes`, `response_messages` and `response_bytes` (gRPC-framed message bytes
+/// as sent), plus the connection logger's `peer`. Never request metadata, so no credential
+/// reaches the log. Used on the connection's event loop.
+final class AccessLog {
+    private let logger: Logger
+    private let level: Logger.Level
+
+    /// `nil` when access logging is off or `logger` drops `level`, so that streams gather nothing.
+    init?(logger: Logger, level: Logger.Level?) {
+        guard let level, logger.logLevel <= level else { return nil }
+        self.logger = logger
+        self.level = level
+    }
+
+    /// Writes the entry of a call that ended with `code`.
+    func write(_ entry: AccessLogEntry, code: StatusCode) {
+        guard let path = entry.path else { return }
+        var metadata: Logger.Metadata = [
+            "method": .string(path),
+            "status": .string(code.name),
+            "duration_ms": .string(Self.milliseconds(entry.start.duration(to: .now))),
+            "request_messages": .stringConvertible(entry.requestMessages),
+            "request_bytes": .stringConvertible(entry.requestBytes),
+            "response_messages": .stringConvertible(entry.responseMessages),
+            "response_bytes": .stringConvertible(entry.responseBytes),
+        ]
+        if let caller = entry.caller { metadata["caller"] = .string(caller) }
+        logger.log(level: level, "call", metadata: metadata)
+    }
+
+    /// `duration` in milliseconds with three decimals, e.g. `0.412`.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let fraction = String(microseconds % 1000)
+        return "\(microseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}
+
+/// What the access log says about one call, gathered while the call runs.
+struct AccessLogEntry {
+    /// When the request's headers began.
+    let start: ContinuousClock.Instant
+    /// The `:path`, once the headers are complete.
+    var path: String?
+    var caller: String?
+    var requestMessages = 0
+    var requestBytes = 0
+    var responseMessages = 0
+    var responseBytes = 0
+
+    init(start: ContinuousClock.Instant = .now) {
+        self.start = start
+    }
+}
