@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
     ],
     targets: [
         .systemLibrary(
@@ -59,6 +60,7 @@ let package = Package(
                 "RPCCore",
                 "RPCHTTP2",
                 "CatalogAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -110,7 +112,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogServerTests",
-            dependencies: ["CatalogAPI", "CatalogServer", "RPCCore"]
+            dependencies: [
+                "CatalogAPI",
+                "CatalogServer",
+                "RPCCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "CatalogStoreSQLiteTests",

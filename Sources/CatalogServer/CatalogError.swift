@@ -1,3 +1,4 @@
+import CatalogAPI
 import RPCCore
 
 /// A failed catalog operation, with the status and machine-readable reason of the contract.
@@ -109,6 +110,20 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     /// RESOURCE_EXHAUSTED `tooManySubscribers`.
     public static func tooManySubscribers(limit: Int) -> CatalogError {
         CatalogError(.resourceExhausted, "the server already has \(limit) Watch subscribers", reason: "tooManySubscribers")
+    }
+
+    /// UNAUTHENTICATED `unauthenticated` (missing, malformed or unknown bearer token) with
+    /// the method's least role in `details.requiredRole`. The message never quotes the token.
+    public static func unauthenticated(_ message: String, requiredRole: MethodRole) -> CatalogError {
+        CatalogError(
+            .unauthenticated, message, reason: "unauthenticated", details: ["requiredRole": .string(requiredRole.name)])
+    }
+
+    /// PERMISSION_DENIED `permissionDenied` with `details.requiredRole` and the token's `details.role`.
+    public static func permissionDenied(_ method: MethodDescriptor, requiredRole: MethodRole, role: MethodRole) -> CatalogError {
+        CatalogError(
+            .permissionDenied, "\(method.path) needs the \(requiredRole) role; the token has \(role)",
+            reason: "permissionDenied", details: ["requiredRole": .string(requiredRole.name), "role": .string(role.name)])
     }
 
     /// INTERNAL: the store failed (I/O, corruption); the message is safe to show.
