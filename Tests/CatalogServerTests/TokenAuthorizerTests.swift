@@ -27,13 +27,13 @@ struct TokenAuthorizerTests {
             let granted = try #require([MethodRole.reader, .writer, .admin].first { $0.name == role })
             let head = Self.head(method.descriptor, authorization: ["Bearer \(token)"])
             if granted >= method.role {
-                let caller = try authorizer.authorize(head, for: method.descriptor)
-                #expect(caller == (method.role == .none ? nil : name), "\(name) on \(method.descriptor)")
+                let decision = authorizer.authorize(head, for: method.descriptor)
+                #expect(decision == .allow(caller: method.role == .none ? nil : name), "\(name) on \(method.descriptor)")
             } else {
-                let error = #expect(throws: RPCError.self, "\(name) on \(method.descriptor)") {
-                    try authorizer.authorize(head, for: method.descriptor)
-                }
-                #expect(error?.code == .permissionDenied)
+                let decision = authorizer.authorize(head, for: method.descriptor)
+                #expect(decision.caller == name, "a refused known token is still named for the log")
+                let error = decision.refusal
+                #expect(error?.code == .permissionDenied, "\(name) on \(method.descriptor)")
                 #expect(error?.detail?.reason == "permissionDenied")
                 #expect(error?.detail?.details?["requiredRole"] == .string(method.role.name))
                 #expect(error?.detail?.details?["role"] == .string(role))
@@ -46,8 +46,8 @@ struct TokenAuthorizerTests {
           arguments: CatalogContract.methods.filter { $0.role == .none }.map(\.descriptor.path))
     func noTokenNeeded(path: String) throws {
         let method = try #require(CatalogContract.method(at: path))
-        #expect(try authorizer.authorize(Self.head(method.descriptor), for: method.descriptor) == nil)
-        #expect(try authorizer.authorize(Self.head(method.descriptor, authorization: ["Basic x"]), for: method.descriptor) == nil)
+        #expect(authorizer.authorize(Self.head(method.descriptor), for: method.descriptor) == .allow(caller: nil))
+        #expect(authorizer.authorize(Self.head(method.descriptor, authorization: ["Basic x"]), for: method.descriptor) == .allow(caller: nil))
     }
 
     /// An `authorization` header list, and what the UNAUTHENTICATED message says.
@@ -72,9 +72,9 @@ struct TokenAuthorizerTests {
           arguments: unauthenticatedCases)
     func unauthenticated(case given: Unauthenticated) {
         let method = CategoriesService.list.descriptor
-        let error = #expect(throws: RPCError.self) {
-            try authorizer.authorize(Self.head(method, authorization: given.authorization), for: method)
-        }
+        let decision = authorizer.authorize(Self.head(method, authorization: given.authorization), for: method)
+        #expect(decision.caller == nil)
+        let error = decision.refusal
         #expect(error?.code == .unauthenticated)
         #expect(error?.message == given.message)
         #expect(error?.detail?.reason == "unauthenticated")
@@ -86,27 +86,23 @@ struct TokenAuthorizerTests {
           arguments: ["bearer writer-secret", "BEARER writer-secret", "Bearer  writer-secret"])
     func schemeCase(authorization: String) throws {
         let method = FiltersService.select.descriptor
-        #expect(try authorizer.authorize(Self.head(method, authorization: [authorization]), for: method) == "bob")
+        #expect(authorizer.authorize(Self.head(method, authorization: [authorization]), for: method) == .allow(caller: "bob"))
     }
 
     @Test("a method the contract does not list needs admin")
     func unlistedMethod() throws {
         let method = MethodDescriptor(service: "catalog.v1.Secret", method: "Peek", kind: .unary)
-        #expect(try authorizer.authorize(Self.head(method, authorization: ["Bearer admin-secret"]), for: method) == "carol")
-        let error = #expect(throws: RPCError.self) {
-            try authorizer.authorize(Self.head(method, authorization: ["Bearer writer-secret"]), for: method)
-        }
-        #expect(error?.detail?.details?["requiredRole"] == .string("admin"))
+        #expect(authorizer.authorize(Self.head(method, authorization: ["Bearer admin-secret"]), for: method) == .allow(caller: "carol"))
+        let refused = authorizer.authorize(Self.head(method, authorization: ["Bearer writer-secret"]), for: method)
+        #expect(refused.refusal?.detail?.details?["requiredRole"] == .string("admin"))
     }
 
     @Test("after replaceTokens the old tokens are unknown and the new ones work")
     func replace() throws {
         let method = CategoriesService.create.descriptor
         authorizer.replaceTokens(with: try TokenFixtures.tokenSet([("dave", "admin", "new-secret")]))
-        #expect(try authorizer.authorize(Self.head(method, authorization: ["Bearer new-secret"]), for: method) == "dave")
-        let error = #expect(throws: RPCError.self) {
-            try authorizer.authorize(Self.head(method, authorization: ["Bearer admin-secret"]), for: method)
-        }
-        #expect(error?.code == .unauthenticated)
+        #expect(authorizer.authorize(Self.head(method, authorization: ["Bearer new-secret"]), for: method) == .allow(caller: "dave"))
+        let refused = authorizer.authorize(Self.head(method, authorization: ["Bearer admin-secret"]), for: method)
+        #expect(refused.refusal?.code == .unauthenticated)
     }
 }

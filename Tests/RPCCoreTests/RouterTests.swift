@@ -65,11 +65,11 @@ struct RouterTests {
 
     /// Lets `Items/Get` through as `reader`; refuses everything else.
     struct GetOnly: CallAuthorizer {
-        func authorize(_ head: RequestHead, for method: MethodDescriptor) throws(RPCError) -> String? {
+        func authorize(_ head: RequestHead, for method: MethodDescriptor) -> CallAuthorization {
             guard method == TestService.getItem.descriptor, head.metadata.first("authorization") == "Bearer r" else {
-                throw RPCError(.permissionDenied, "not \(method.path)")
+                return .refuse(RPCError(.permissionDenied, "not \(method.path)"), caller: "reader")
             }
-            return "reader"
+            return .allow(caller: "reader")
         }
     }
 
@@ -84,22 +84,21 @@ struct RouterTests {
         var router = Router()
         router.register(Items())
         let route = try #require(router.route(for: "/test.v1.Items/List"))
-        #expect(try router.authorize(Self.head("/test.v1.Items/List"), for: route) == nil)
+        #expect(router.authorize(Self.head("/test.v1.Items/List"), for: route) == .allow(caller: nil))
     }
 
-    @Test("the authorizer decides from the head and the route's method: the caller's name, or its error")
+    @Test("the authorizer decides from the head and the route's method, naming the caller")
     func authorizer() throws {
         var router = Router()
         router.register(Items())
         router.authorizer = GetOnly()
         let get = try #require(router.route(for: "/test.v1.Items/Get"))
         let list = try #require(router.route(for: "/test.v1.Items/List"))
-        #expect(try router.authorize(Self.head(get.descriptor.path, authorization: "Bearer r"), for: get) == "reader")
-        let refusedHead = #expect(throws: RPCError.self) { try router.authorize(Self.head(get.descriptor.path), for: get) }
-        #expect(refusedHead?.code == .permissionDenied)
-        let refusedMethod = #expect(throws: RPCError.self) {
-            try router.authorize(Self.head(list.descriptor.path, authorization: "Bearer r"), for: list)
-        }
-        #expect(refusedMethod?.message == "not /test.v1.Items/List")
+        #expect(router.authorize(Self.head(get.descriptor.path, authorization: "Bearer r"), for: get) == .allow(caller: "reader"))
+        let refusedHead = router.authorize(Self.head(get.descriptor.path), for: get)
+        #expect(refusedHead.refusal?.code == .permissionDenied)
+        #expect(refusedHead.caller == "reader")
+        let refusedMethod = router.authorize(Self.head(list.descriptor.path, authorization: "Bearer r"), for: list)
+        #expect(refusedMethod.refusal?.message == "not /test.v1.Items/List")
     }
 }

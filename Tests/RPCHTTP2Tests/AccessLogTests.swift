@@ -16,15 +16,16 @@ struct AccessLogTests {
             let client = RPCClient(transport: connection)
             _ = try await client.unary(Echo.get, EchoRequest(text: "hi"), options: .sesame)
             _ = try? await client.unary(Echo.get, EchoRequest(text: "no token"))
+            _ = try? await client.unary(Echo.get, EchoRequest(text: "wrong token"), options: .wrongToken)
             _ = try? await client.unary(Echo.get, EchoRequest(text: "x", status: 5, message: "gone"), options: .sesame)
             _ = try? await client.unary(UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Nope"), EchoRequest(text: "x"))
             await connection.close()
         }
         let calls = log.calls
-        try #require(calls.count == 4, "\(log.entries)")
-        #expect(calls.map { $0["method"] } == Array(repeating: "/echo.v1.Echo/Get", count: 3) + ["/echo.v1.Echo/Nope"])
-        #expect(calls.map { $0["status"] } == ["OK", "UNAUTHENTICATED", "NOT_FOUND", "UNIMPLEMENTED"])
-        #expect(calls.map { $0["caller"] } == ["tester", nil, "tester", nil])
+        try #require(calls.count == 5, "\(log.entries)")
+        #expect(calls.map { $0["method"] } == Array(repeating: "/echo.v1.Echo/Get", count: 4) + ["/echo.v1.Echo/Nope"])
+        #expect(calls.map { $0["status"] } == ["OK", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "UNIMPLEMENTED"])
+        #expect(calls.map { $0["caller"] } == ["tester", nil, "stranger", "tester", nil], "a refused caller is named too")
         let ok = calls[0]
         #expect(ok["request_messages"] == "1")
         #expect(ok["response_messages"] == "1")
@@ -37,7 +38,7 @@ struct AccessLogTests {
             #expect(call["peer"]?.contains("127.0.0.1") == true, "\(call)")
         }
         #expect(calls[1]["request_messages"] == "0", "refused before its body was read")
-        #expect(!log.entries.contains { "\($0)".contains(SesameAuthorizer.token) }, "\(log.entries)")
+        #expect(!log.entries.contains { "\($0)".contains(SesameAuthorizer.token) || "\($0)".contains("wrong") }, "\(log.entries)")
     }
 
     @Test("server streams count their messages; a pulled stream's entry comes when the source ends it")

@@ -56,9 +56,7 @@ struct AuthorizationTests {
     func refusedBeforeDecoding() async throws {
         try await withTestServer(authorizer: SesameAuthorizer()) { server in
             let connection = try await server.connect()
-            var options = CallOptions()
-            options.metadata.add("authorization", "Bearer wrong")
-            let call = try await connection.openCall(Echo.get.descriptor, options: options)
+            let call = try await connection.openCall(Echo.get.descriptor, options: .wrongToken)
             try await call.send(Array("{not json".utf8), endOfStream: true)
             let error = try await #require(throws: RPCError.self) { _ = try await call.receive() }
             #expect(error.code == .permissionDenied)
@@ -105,6 +103,13 @@ extension CallOptions {
     static var sesame: CallOptions {
         var options = CallOptions()
         options.metadata.add("authorization", "Bearer \(SesameAuthorizer.token)")
+        return options
+    }
+
+    /// Options carrying a token `SesameAuthorizer` refuses.
+    static var wrongToken: CallOptions {
+        var options = CallOptions()
+        options.metadata.add("authorization", "Bearer wrong")
         return options
     }
 }

@@ -27,28 +27,31 @@ public final class TokenAuthorizer: CallAuthorizer {
         self.tokens.withLock { $0 = tokens }
     }
 
-    /// Lets the call through with the token's name, or throws UNAUTHENTICATED or PERMISSION_DENIED.
-    public func authorize(_ head: RequestHead, for method: MethodDescriptor) throws(RPCError) -> String? {
+    /// Lets the call through as the token's name, or refuses it: UNAUTHENTICATED, or
+    /// PERMISSION_DENIED naming the token (for the access log).
+    public func authorize(_ head: RequestHead, for method: MethodDescriptor) -> CallAuthorization {
         let required = roles[method] ?? .admin
-        guard required > .none else { return nil }
+        guard required > .none else { return .allow(caller: nil) }
         let presented = head.metadata["authorization"]
         guard let header = presented.first else {
-            throw CatalogError.unauthenticated(
+            return .refuse(CatalogError.unauthenticated(
                 "\(method.path) needs a bearer token (authorization: Bearer <token>)", requiredRole: required
-            ).rpcError
+            ).rpcError)
         }
         guard presented.count == 1, let token = header.stringValue.flatMap(Self.bearerToken) else {
-            throw CatalogError.unauthenticated(
+            return .refuse(CatalogError.unauthenticated(
                 "the authorization header must be one 'Bearer <token>'", requiredRole: required
-            ).rpcError
+            ).rpcError)
         }
         guard let match = tokens.withLock({ $0 }).match(token) else {
-            throw CatalogError.unauthenticated("the bearer token is not known to this server", requiredRole: required).rpcError
+            return .refuse(
+                CatalogError.unauthenticated("the bearer token is not known to this server", requiredRole: required).rpcError)
         }
         guard match.role >= required else {
-            throw CatalogError.permissionDenied(method, requiredRole: required, role: match.role).rpcError
+            return .refuse(
+                CatalogError.permissionDenied(method, requiredRole: required, role: match.role).rpcError, caller: match.name)
         }
-        return match.name
+        return .allow(caller: match.name)
     }
 
     /// The token of `Bearer <token>` (scheme in any case, RFC 9110 §11.1), or `nil` when the

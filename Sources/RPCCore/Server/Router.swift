@@ -18,11 +18,10 @@ public struct Router: Sendable {
     /// The route for a `:path`, if one is registered.
     public func route(for path: String) -> Route? { routes[path] }
 
-    /// Whether the call `head` may run `route`: the caller's name for logs (`nil`: anonymous,
-    /// or no authorizer), or the error to answer. Transports call it before they read the
-    /// request or run the route.
-    public func authorize(_ head: RequestHead, for route: Route) throws(RPCError) -> String? {
-        try authorizer?.authorize(head, for: route.descriptor)
+    /// Whether the call `head` may run `route`, as the authorizer decides (without one: yes,
+    /// anonymously). Transports call it before they read the request or run the route.
+    public func authorize(_ head: RequestHead, for route: Route) -> CallAuthorization {
+        authorizer?.authorize(head, for: route.descriptor) ?? .allow(caller: nil)
     }
 
     /// Registers a unary handler.

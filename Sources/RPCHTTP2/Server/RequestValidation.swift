@@ -19,6 +19,8 @@ enum RequestValidation {
         var contentType: String
         var trailers: ResponseTrailers
         var extraHeaders: [(name: String, value: String)] = []
+        /// Who the router's authorizer says was refused, for the access log.
+        var caller: String?
 
         /// The complete header block of the trailers-only response.
         var headerFields: [(name: String, value: String)] {
@@ -90,18 +92,17 @@ enum RequestValidation {
             deadline: deadline,
             peer: peer
         )
-        let caller: String?
-        do {
-            caller = try router.authorize(head, for: route)
-        } catch {
-            return .failure(Rejected(httpStatus: 200, contentType: echoed, trailers: ResponseTrailers(error: error)))
+        let authorization = router.authorize(head, for: route)
+        if let refusal = authorization.refusal {
+            return .failure(Rejected(
+                httpStatus: 200, contentType: echoed, trailers: ResponseTrailers(error: refusal), caller: authorization.caller))
         }
         return .success(Accepted(
             head: head,
             route: route,
             requestCompression: requestCompression,
             responseCompression: responseCompression,
-            caller: caller
+            caller: authorization.caller
         ))
     }
 

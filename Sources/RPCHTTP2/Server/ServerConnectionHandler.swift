@@ -349,7 +349,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         guard let session, let context, let wakeQueue else { return }
         switch RequestValidation.validate(stream.headers, router: router, peer: peer) {
         case .failure(let rejected):
-            stream.rejected(path: stream.headers.first(":path") ?? "", code: rejected.trailers.code)
+            stream.rejected(path: stream.headers.first(":path") ?? "", caller: rejected.caller, code: rejected.trailers.code)
             _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
         case .success(let accepted):
             let call = ServerCall(

@@ -48,8 +48,9 @@ final class ServerStreamState {
     }
 
     /// The call was answered before it started (`RequestValidation.Rejected`).
-    func rejected(path: String, code: StatusCode) {
+    func rejected(path: String, caller: String?, code: StatusCode) {
         accessEntry?.path = path
+        accessEntry?.caller = caller
         endAccessEntry(code)
     }
 
