@@ -137,7 +137,9 @@ let package = Package(
                 "CatalogStoreSQLite",
                 "RPCCore",
                 "RPCHTTP2",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(

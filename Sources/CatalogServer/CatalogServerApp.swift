@@ -19,18 +19,21 @@ public final class CatalogServerApp: Service, Sendable {
     private let store: any CatalogStore & FilterStore
     private let server: HTTP2Server
 
-    /// - Parameter store: where the catalog and the filters live.
+    /// - Parameters:
+    ///   - store: where the catalog and the filters live.
+    ///   - authorizer: decides which calls may run (a `TokenAuthorizer`); `nil` serves open.
     public init(
         configuration: HTTP2ServerConfiguration, logger: Logger, store: any CatalogStore & FilterStore,
-        filterLimits: FilterHub.Limits = FilterHub.Limits()
+        filterLimits: FilterHub.Limits = FilterHub.Limits(), authorizer: (any CallAuthorizer)? = nil
     ) {
         let health = HealthService(services: Self.serviceNames)
         let filters = FilterHub(limits: filterLimits)
         self.health = health
         self.filters = filters
         self.store = store
-        self.server = HTTP2Server(
-            router: Self.makeRouter(store: store, health: health, filters: filters), configuration: configuration, logger: logger)
+        var router = Self.makeRouter(store: store, health: health, filters: filters)
+        router.authorizer = authorizer
+        self.server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     }
 
     /// The services served, as health checks know them.
