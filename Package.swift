@@ -86,6 +86,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -156,7 +157,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogdTests",
-            dependencies: ["RPCCore", "RPCHTTP2", "CatalogAPI", "CatalogClient"]
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2",
+                "CatalogAPI",
+                "CatalogClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ]
 )

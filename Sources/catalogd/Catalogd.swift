@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import RPCHTTP2
 import ServiceLifecycle
+import UnixSignals
 
 /// `catalogd`: serves the catalog over gRPC-style HTTP/2.
 @main
@@ -21,6 +22,20 @@ struct Catalogd: AsyncParsableCommand {
 
     @Option(help: "SQLite database path (env CATALOG_DATABASE).")
     var database: String?
+
+    @Option(
+        help: """
+            Token file (env CATALOG_TOKENS): {"tokens": [{"name", "role": reader|writer|admin, "sha256": hex SHA-256 \
+            of the token}]}. Every call but Health and Reflection then needs 'authorization: Bearer <token>' of a \
+            role high enough; SIGHUP reads the file again. Without it the server is open to anyone who can reach it.
+            """)
+    var tokens: String?
+
+    @Flag(help: "Serve without --tokens on an address that is not loopback (env CATALOG_ALLOW_OPEN=1).")
+    var allowOpen = false
+
+    @Flag(help: "Log one line per call at info level: method, status, duration, peer, token name (env CATALOG_ACCESS_LOG=1).")
+    var accessLog = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
@@ -84,7 +99,12 @@ struct Catalogd: AsyncParsableCommand {
         }
         let logger = Logger(label: "catalogd")
 
-        let (host, port) = try Self.parseAddress(address ?? environment["CATALOG_ADDRESS"] ?? "127.0.0.1:50051")
+        let listen = try ListenAddress(parsing: address ?? environment["CATALOG_ADDRESS"] ?? "127.0.0.1:50051")
+        let (host, port) = (listen.host, listen.port)
+        let tokensPath = tokens ?? environment["CATALOG_TOKENS"]
+        let authorizer = try Self.makeAuthorizer(
+            tokensPath: tokensPath, address: listen, allowOpen: allowOpen || Self.isSet(environment["CATALOG_ALLOW_OPEN"]),
+            logger: logger)
         let databasePath = database ?? environment["CATALOG_DATABASE"] ?? "catalog.sqlite"
         let store: SQLiteCatalogStore
         do {
@@ -118,7 +138,7 @@ struct Catalogd: AsyncParsableCommand {
                     "otherCategoryId": "\(summary.otherCategoryID)",
                 ])
         }
-        if seedDemo || ["1", "true", "yes"].contains(environment["CATALOG_SEED_DEMO"]?.lowercased()) {
+        if seedDemo || Self.isSet(environment["CATALOG_SEED_DEMO"]) {
             do {
                 if try await DemoCatalog.seed(into: store) {
                     logger.notice("seeded the demo catalog: \(DemoCatalog.itemCount) items created", metadata: ["database": "\(databasePath)"])
@@ -140,19 +160,27 @@ struct Catalogd: AsyncParsableCommand {
         configuration.keepaliveInterval = keepaliveSeconds > 0 ? .seconds(keepaliveSeconds) : nil
         configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
         configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
+        configuration.accessLogLevel = accessLog || Self.isSet(environment["CATALOG_ACCESS_LOG"]) ? .info : nil
 
         var filterLimits = FilterHub.Limits()
         filterLimits.maxSubscribers = maxWatchSubscribers
-        let app = CatalogServerApp(configuration: configuration, logger: logger, store: store, filterLimits: filterLimits)
-        let services = ServiceGroup(
+        let app = CatalogServerApp(
+            configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+        if let authorizer, let tokensPath {
+            let reloader = TokenFileReloader(
+                path: tokensPath, authorizer: authorizer, hangups: await UnixSignalsSequence(trapping: .sighup), logger: logger)
+            services.append(.init(service: reloader, successTerminationBehavior: .ignore))
+        }
+        let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: app)],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
+            group.addTask { try await serviceGroup.run() }
             do {
                 let bound = try await app.listeningAddress
                 let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
@@ -164,15 +192,34 @@ struct Catalogd: AsyncParsableCommand {
         }
     }
 
-    static func parseAddress(_ text: String) throws -> (String, Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (0...65535).contains(port)
-        else {
-            throw ValidationError("address must be HOST:PORT, got '\(text)'")
+    /// The authorizer for the token file at `tokensPath`; without one, `nil` (open) after a
+    /// warning, and only on a loopback address unless `allowOpen`.
+    static func makeAuthorizer(tokensPath: String?, address: ListenAddress, allowOpen: Bool, logger: Logger) throws -> TokenAuthorizer? {
+        guard let tokensPath else {
+            guard address.isLoopback || allowOpen else {
+                throw StartupError(
+                    message: """
+                        refusing to serve \(address.host):\(address.port) without tokens: it is not a loopback address. \
+                        Give --tokens FILE (env CATALOG_TOKENS), or --allow-open (env CATALOG_ALLOW_OPEN=1) to let anyone \
+                        who can reach it call every method
+                        """)
+            }
+            logger.warning(
+                "no token file: serving open, every call is allowed without a token (give --tokens FILE to require bearer tokens)")
+            return nil
         }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host.isEmpty ? "127.0.0.1" : host, port)
+        do {
+            let tokens = try TokenFile.load(path: tokensPath)
+            logger.notice("bearer tokens required", metadata: ["file": "\(tokensPath)", "tokens": "\(tokens.tokens.count)"])
+            return TokenAuthorizer(tokens: tokens)
+        } catch {
+            throw StartupError(message: error.description)
+        }
+    }
+
+    /// Whether an environment flag is on: `1`, `true` or `yes`.
+    static func isSet(_ value: String?) -> Bool {
+        ["1", "true", "yes"].contains(value?.lowercased())
     }
 }
 
