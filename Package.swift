@@ -158,6 +158,7 @@ let package = Package(
         .testTarget(
             name: "CatalogdTests",
             dependencies: [
+                "catalogd",
                 "RPCCore",
                 "RPCHTTP2",
                 "CatalogAPI",
