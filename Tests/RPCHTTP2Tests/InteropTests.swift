@@ -77,6 +77,20 @@ private struct GrpcioClientReport: Decodable {
     }
 }
 
+/// What `auth_client.py` prints for each call.
+private struct GrpcioAuthOutcome: Decodable {
+    var code: String
+    var details: String?
+    var errorDetail: ErrorDetail?
+    var text: String?
+    var received: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case code, details, text, received
+        case errorDetail = "error_detail"
+    }
+}
+
 /// Each test starts a Python interpreter: `.serialized` keeps eight of them from starting at
 /// once on two cores while every other suite runs too.
 @Suite("Interop with grpcio", .serialized)
@@ -125,6 +139,34 @@ struct InteropTests {
             #expect(report.compressed.length == 10_000)
 
             #expect(report.badJSON.code == "INVALID_ARGUMENT", "\(report.badJSON.details ?? "")")
+        }
+    }
+
+    @Test("grpcio sends a bearer token as authorization metadata, and sees refusals as the authorizer answers them")
+    func grpcioSendsBearerTokens() async throws {
+        try await withTestServer(authorizer: SesameAuthorizer()) { server in
+            let client = try PythonProcess(script: "auth_client.py", arguments: ["--target", "127.0.0.1:\(server.port)"])
+            let output: [UInt8]
+            do {
+                output = try await client.readToEnd()
+            } catch {
+                await client.stop()
+                throw error
+            }
+            let status = await client.exitStatus()
+            let stdout = String(decoding: output, as: UTF8.self)
+            try #require(status == 0, "auth_client.py exited with \(status); stdout: \(stdout)\nstderr:\n\(client.standardError)")
+            let report = try JSONDecoder().decode([String: GrpcioAuthOutcome].self, from: Data(output))
+
+            #expect(report["no_token"]?.code == "UNAUTHENTICATED", "\(stdout)")
+            #expect(report["no_token"]?.details == "no token")
+            #expect(report["no_token"]?.errorDetail?.reason == "unauthenticated")
+            #expect(report["wrong_token"]?.code == "PERMISSION_DENIED", "\(stdout)")
+            #expect(report["wrong_token"]?.errorDetail?.details?["method"] == "/echo.v1.Echo/Get")
+            #expect(report["token"]?.code == "OK", "\(stdout)")
+            #expect(report["token"]?.text == "with token")
+            #expect(report["stream_no_token"]?.code == "UNAUTHENTICATED", "\(stdout)")
+            #expect(report["stream_no_token"]?.received == 0)
         }
     }
 
