@@ -24,11 +24,12 @@ struct Catalogd: AsyncParsableCommand {
     var database: String?
 
     @Option(
-        help: """
+        help: ArgumentHelp(
+            """
             Token file (env CATALOG_TOKENS): {"tokens": [{"name", "role": reader|writer|admin, "sha256": hex SHA-256 \
             of the token}]}. Every call but Health and Reflection then needs 'authorization: Bearer <token>' of a \
             role high enough; SIGHUP reads the file again. Without it the server is open to anyone who can reach it.
-            """)
+            """, valueName: "file"))
     var tokens: String?
 
     @Flag(help: "Serve without --tokens on an address that is not loopback (env CATALOG_ALLOW_OPEN=1).")
