@@ -81,6 +81,9 @@ public final class CatalogClient: Sendable {
     /// The `grpc.health.v1.Health` service: whether the server, or one of its services, is serving.
     public var health: HealthClient { HealthClient(runner: runner) }
 
+    /// Any method by its path, with JSON bytes in and out: see ``RawCallsClient``.
+    public var raw: RawCallsClient { RawCallsClient(runner: runner) }
+
     /// Sends GOAWAY, lets open calls finish, then closes the connection. Calls made after
     /// `close()` fail with CANCELLED.
     public func close() async {

@@ -1,0 +1,45 @@
+import RPCCore
+
+/// The response messages of a raw call, as JSON bytes, in order; see ``RawCallsClient``.
+///
+/// Iteration ends after the last message of a call that ended OK and throws `RPCError` for
+/// any other end. Releasing the stream before its end cancels the call.
+public final class RawResponseStream: AsyncSequence, Sendable {
+    public typealias Element = [UInt8]
+    public typealias Failure = RPCError
+
+    private let call: any ClientCallStream
+
+    init(call: any ClientCallStream) { self.call = call }
+
+    deinit { call.cancel() }
+
+    /// Abandons the call.
+    public func cancel() { call.cancel() }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(stream: self) }
+
+    /// Reads response messages one by one.
+    public struct Iterator: AsyncIteratorProtocol {
+        let stream: RawResponseStream
+
+        public mutating func next() async throws(RPCError) -> [UInt8]? {
+            try await next(isolation: nil)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> [UInt8]? {
+            let call = stream.call
+            do {
+                return try await withTaskCancellationHandler {
+                    try await call.receive()
+                } onCancel: {
+                    call.cancel()
+                }
+            } catch let error as RPCError {
+                throw error
+            } catch {
+                throw RPCError(mapping: error)
+            }
+        }
+    }
+}
