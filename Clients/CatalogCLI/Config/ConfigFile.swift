@@ -1,0 +1,81 @@
+import Foundation
+
+/// The CLI's config file: named contexts, each a server and a token, and the current one.
+///
+/// It is `$CATALOG_CONFIG` when set, else `$XDG_CONFIG_HOME/catalog/config.json`, else
+/// `~/.config/catalog/config.json`; a missing file is an empty config. Keep it private
+/// (`chmod 600`): it holds tokens.
+///
+/// ```json
+/// {
+///   "current": "local",
+///   "contexts": {
+///     "local": {"server": "127.0.0.1:50051"},
+///     "staging": {"server": "catalog.staging.example:443", "token": "…"}
+///   }
+/// }
+/// ```
+public struct ConfigFile: Codable, Hashable, Sendable {
+    /// One named context.
+    public struct Context: Codable, Hashable, Sendable {
+        /// `host:port`.
+        public var server: String?
+        /// Sent as `authorization: Bearer <token>`.
+        public var token: String?
+
+        public init(server: String? = nil, token: String? = nil) {
+            self.server = server
+            self.token = token
+        }
+    }
+
+    /// The context used when `--context` names none.
+    public var current: String?
+    public var contexts: [String: Context]
+
+    public init(current: String? = nil, contexts: [String: Context] = [:]) {
+        self.current = current
+        self.contexts = contexts
+    }
+
+    private enum CodingKeys: String, CodingKey { case current, contexts }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        current = try container.decodeIfPresent(String.self, forKey: .current)
+        contexts = try container.decodeIfPresent([String: Context].self, forKey: .contexts) ?? [:]
+    }
+
+    /// Where the config file is for `environment`.
+    public static func path(environment: [String: String]) -> String {
+        if let path = environment["CATALOG_CONFIG"], !path.isEmpty { return path }
+        if let base = environment["XDG_CONFIG_HOME"], !base.isEmpty { return base + "/catalog/config.json" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.config/catalog/config.json"
+    }
+
+    /// The config file at `path`; an empty config when there is no file.
+    ///
+    /// - Throws: ``CLIFailure`` (usage) when the file cannot be read or is not a config.
+    public static func load(path: String) throws(CLIFailure) -> ConfigFile {
+        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try JSONDecoder().decode(ConfigFile.self, from: data)
+        } catch let error as DecodingError {
+            throw .usage("config file \(path) is not valid: \(Self.describe(error))")
+        } catch {
+            throw .usage("cannot read config file \(path): \(error.localizedDescription)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "it is not a JSON object" : "'\(path)': \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// A server's `host:port`, as given to `--server` or `CATALOG_SERVER`.
+///
+/// `host` alone means port 50051; an IPv6 address is written in brackets: `[::1]:50051`.
+public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    /// Where `catalogd` listens by default.
+    public static let defaultAddress = ServerAddress(host: "127.0.0.1", port: 50051)
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `host:port`, `host` or `[v6]:port`; `nil` for anything else.
+    public init?(parsing text: String) {
+        var host = Substring(text)
+        var portText: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            let rest = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                portText = rest.dropFirst()
+            }
+        } else if let colon = host.lastIndex(of: ":") {
+            portText = host[host.index(after: colon)...]
+            host = host[..<colon]
+            if host.contains(":") { return nil }
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
+        var port = Self.defaultAddress.port
+        if let portText {
+            guard let value = Int(portText), (1...65535).contains(value) else { return nil }
+            port = value
+        }
+        self.init(host: String(host), port: port)
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

@@ -1,0 +1,44 @@
+/// A JSON value that keeps what plain `Codable` loses on the way to the screen: the order
+/// of object keys and the exact text of numbers.
+///
+/// Responses are shown as the server or the message type wrote them: `-o json`, `-o ndjson`
+/// and `-o yaml` all render the same document.
+///
+/// ```swift
+/// let document = try JSONDocument(parsing: Array(#"{"id": 3, "price": {"amount": "990.00"}}"#.utf8))
+/// document["id"]          // .number("3")
+/// document.prettyJSON     // two-space indented, keys in their original order
+/// ```
+public enum JSONDocument: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number, as the text it was written with (`3`, `0.25`, `1e3`).
+    case number(String)
+    case string(String)
+    case array([JSONDocument])
+    /// The members of an object, in order.
+    case object([Member])
+
+    /// One key and value of an object.
+    public struct Member: Hashable, Sendable {
+        public var key: String
+        public var value: JSONDocument
+
+        public init(_ key: String, _ value: JSONDocument) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value of `key` when this is an object that has it.
+    public subscript(key: String) -> JSONDocument? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The elements when this is an array.
+    public var arrayElements: [JSONDocument]? {
+        guard case .array(let elements) = self else { return nil }
+        return elements
+    }
+}

@@ -1,0 +1,41 @@
+import CatalogClient
+
+/// A filter's state for people: a heading, then one line per option with the selected one
+/// marked, as `filter get` prints it and `filter watch` redraws it.
+///
+/// ```
+/// formations · Catégories · expanded · revision 42
+///   ○ 1  Family
+///   ● 3  IA Générative
+/// ```
+public struct FilterStateView: Sendable {
+    public var state: FilterState
+
+    public init(state: FilterState) { self.state = state }
+
+    /// The lines, without line breaks, each at most `width` columns.
+    public func lines(style: TextStyle, width: Int) -> [String] {
+        let heading = [
+            style.bold(state.filterId), state.title, state.presentation.rawValue,
+            "revision \(state.revision)", "selected: \(Self.selection(of: state))",
+        ].joined(separator: " · ")
+        var lines = [heading]
+        let idWidth = state.options.map { String($0.id).count }.max() ?? 1
+        for option in state.options {
+            let selected = option.id == state.selectedId
+            let id = String(repeating: " ", count: idWidth - String(option.id).count) + String(option.id)
+            let marker = selected ? style.green("●") : "○"
+            let title = DisplayWidth.truncate(option.title, to: max(width - idWidth - 6, 8))
+            lines.append("  \(marker) \(id)  \(selected ? style.bold(title) : title)")
+        }
+        if state.options.isEmpty { lines.append(style.dim("  (no options)")) }
+        return lines
+    }
+
+    /// `all`, or the selected option as `3 (IA Générative)`.
+    public static func selection(of state: FilterState) -> String {
+        guard let selectedId = state.selectedId else { return "all" }
+        guard let option = state.options.first(where: { $0.id == selectedId }) else { return String(selectedId) }
+        return "\(selectedId) (\(option.title))"
+    }
+}
