@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
         .library(name: "CatalogClient", targets: ["CatalogClient"]),
         .executable(name: "catalogd", targets: ["catalogd"]),
+        .executable(name: "catalog", targets: ["catalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -93,6 +94,20 @@ let package = Package(
             name: "CatalogClient",
             dependencies: ["RPCCore", "RPCHTTP2", "CatalogAPI"],
             path: "Clients/CatalogClient"
+        ),
+        .target(
+            name: "CatalogCLI",
+            dependencies: ["CatalogClient"],
+            path: "Clients/CatalogCLI"
+        ),
+        .executableTarget(
+            name: "catalog",
+            dependencies: [
+                "CatalogCLI",
+                "CatalogClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Clients/catalog"
         ),
         .testTarget(
             name: "RPCCoreTests",

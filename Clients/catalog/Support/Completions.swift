@@ -1,0 +1,68 @@
+import CatalogCLI
+import CatalogClient
+import Foundation
+
+/// Shell completions that come from the config file or the server: context names, category
+/// ids and names, filter ids.
+///
+/// Server lookups use the `--server` and `--context` already typed on the command line (else
+/// the environment and the config file), give up after a second, and complete nothing when
+/// anything fails: completion must never hang or print errors.
+enum Completions {
+    private static let timeout = Duration.seconds(1)
+
+    @Sendable
+    static func contexts(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        let config = try? ConfigFile.load(path: ConfigFile.path(environment: environment))
+        return config?.contexts.keys.sorted() ?? []
+    }
+
+    @Sendable
+    static func categories(_ words: [String], _ index: Int, _ prefix: String) async -> [String] {
+        await fromServer(words) { client, options in
+            let categories = try await client.categories.list(options: options)
+            return categories.map { String($0.id) } + categories.map(\.name)
+        }
+    }
+
+    @Sendable
+    static func filters(_ words: [String], _ index: Int, _ prefix: String) async -> [String] {
+        await fromServer(words) { client, options in
+            try await client.filters.list(options: options).map(\.filterId)
+        }
+    }
+
+    private static func fromServer(
+        _ words: [String],
+        _ lookup: (CatalogClient, CallOptions) async throws -> [String]
+    ) async -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        let configPath = ConfigFile.path(environment: environment)
+        guard let config = try? ConfigFile.load(path: configPath),
+            let settings = try? ConnectionSettings.resolve(
+                serverFlag: value(of: "--server", in: words), contextFlag: value(of: "--context", in: words),
+                environment: environment, config: config, configPath: configPath)
+        else { return [] }
+        var configuration = CatalogClient.Configuration.defaults
+        configuration.connection.connectTimeout = timeout
+        configuration.retry = .none
+        guard
+            let client = try? await CatalogClient.connect(
+                host: settings.address.host, port: settings.address.port, bearerToken: settings.token,
+                configuration: configuration)
+        else { return [] }
+        let values = try? await lookup(client, CallOptions(timeout: timeout))
+        await client.close()
+        return values ?? []
+    }
+
+    /// The value given to `option` among the words typed so far (`--server x` or `--server=x`).
+    private static func value(of option: String, in words: [String]) -> String? {
+        for (index, word) in words.enumerated() {
+            if word == option, index + 1 < words.count { return words[index + 1] }
+            if word.hasPrefix(option + "=") { return String(word.dropFirst(option.count + 1)) }
+        }
+        return nil
+    }
+}

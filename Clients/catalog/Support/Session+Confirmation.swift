@@ -1,0 +1,43 @@
+import CatalogCLI
+
+extension Session {
+    /// Whether a destructive command goes ahead, and how it got there.
+    enum Go {
+        /// It does not: a dry run was shown, or the question was declined.
+        case stop
+        /// It does; `confirmed` says a person saw the preview and said yes.
+        case ahead(confirmed: Bool)
+    }
+
+    /// Runs the start of a destructive command. With `--dry-run`, `preview` (the server's dry
+    /// run) is printed as `dryRunOutput` and nothing else happens; with `--yes`, no preview
+    /// is needed; otherwise the preview is summed up in `question` and the answer decides.
+    ///
+    /// - Parameter confirmation: Made before any call (so a missing `--yes` fails early);
+    ///   `nil` for a dry run.
+    func goAhead<Preview>(
+        confirmation: Confirmation?,
+        assumeYes: Bool,
+        preview: () async throws -> Preview,
+        dryRunOutput: (Preview) throws -> CommandOutput,
+        question: (Preview) -> String
+    ) async throws -> Go {
+        guard let confirmation else {
+            printer.print(try dryRunOutput(try await preview()))
+            return .stop
+        }
+        if assumeYes { return .ahead(confirmed: false) }
+        guard confirmation.ask(question(try await preview())) else {
+            note("Nothing changed.")
+            return .stop
+        }
+        return .ahead(confirmed: true)
+    }
+
+    /// The confirmation of a destructive command: `nil` for a dry run (nothing to confirm).
+    ///
+    /// - Throws: ``CLIFailure`` (usage) without `--yes` when standard input is not a terminal.
+    func confirmation(dryRun: Bool, assumeYes: Bool, action: String) throws(CLIFailure) -> Confirmation? {
+        dryRun ? nil : try Confirmation(console: console, assumeYes: assumeYes, action: action)
+    }
+}
