@@ -171,6 +171,18 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "CatalogCLITests",
+            dependencies: [
+                "CatalogCLI",
+                "CatalogClient",
+                "CatalogServer",
+                "CatalogStoreSQLite",
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "CatalogdTests",
             dependencies: [
                 "catalogd",

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A real terminal for `catalog`: a shell in a detached tmux session of its own (its own
+/// server socket in the sandbox), driven with `send-keys` and read with `capture-pane`.
+///
+/// Waits poll the screen until the expected text is there, never sleep a fixed time; their
+/// deadline is generous because CI runs tests in parallel on 2 cores.
+///
+/// ```swift
+/// try await withTerminal(sandbox) { terminal in
+///     try await terminal.run("catalog category list --server \(server.address)")
+///     let screen = try await terminal.waitFor { $0.contains("exit=0") }
+/// }
+/// ```
+final class TerminalSession: Sendable {
+    let socket: String
+    private let environment: [String: String]
+
+    static let width = 120
+    static let height = 40
+
+    fileprivate init(sandbox: CLISandbox, environment extra: [String: String]) async throws {
+        socket = sandbox.directory.appendingPathComponent("tmux.sock").path
+        var environment = sandbox.environment.merging(extra) { _, new in new }
+        environment["TERM"] = "xterm-256color"
+        environment.removeValue(forKey: "TMUX")
+        self.environment = environment
+        let shell = "env PS1='$ ' bash --norc --noprofile"
+        try await tmux(["new-session", "-d", "-x", "\(Self.width)", "-y", "\(Self.height)", "-s", "cli", shell])
+        try await tmux(["set-option", "-g", "history-limit", "5000"])
+        _ = try await waitFor(timeout: .seconds(20)) { $0.contains("$") }
+    }
+
+    /// Types `commandLine` and presses Enter; the shell then prints `exit=<status>` after it.
+    func run(_ commandLine: String) async throws {
+        try await type(commandLine + "; echo \"exit=$?\"")
+        try await press("Enter")
+    }
+
+    /// Types `text` literally.
+    func type(_ text: String) async throws {
+        try await tmux(["send-keys", "-t", "cli", "-l", text])
+    }
+
+    /// Presses a key by its tmux name, such as `Enter` or `C-c`.
+    func press(_ key: String) async throws {
+        try await tmux(["send-keys", "-t", "cli", key])
+    }
+
+    /// What the screen shows now; with `colors`, with the escape sequences of its colours.
+    func screen(colors: Bool = false) async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", "cli"] + (colors ? ["-e"] : []))
+    }
+
+    /// Polls the screen until `predicate` holds and returns it; throws with the last screen
+    /// after `timeout`.
+    func waitFor(
+        timeout: Duration = .seconds(20),
+        colors: Bool = false,
+        _ predicate: (String) -> Bool
+    ) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = try await screen(colors: colors)
+            if predicate(last) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw CLIProcessError("timed out after \(timeout) waiting for the terminal; it shows:\n\(last)")
+    }
+
+    /// Stops the session and its tmux server.
+    fileprivate func close() async {
+        _ = try? await tmux(["kill-server"])
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) async throws -> String {
+        let result = try await CLIProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["tmux", "-u", "-f", "/dev/null", "-S", socket] + arguments,
+            environment: environment, stdin: nil, timeout: .seconds(20))
+        guard result.status == 0 else { throw CLIProcessError("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
+        return result.stdout
+    }
+}
+
+/// Runs `body` with a terminal of `sandbox` (its environment plus `environment`), and
+/// closes the terminal whatever happens.
+func withTerminal<T>(
+    _ sandbox: CLISandbox,
+    environment: [String: String] = [:],
+    _ body: (TerminalSession) async throws -> T
+) async throws -> T {
+    let terminal = try await TerminalSession(sandbox: sandbox, environment: environment)
+    do {
+        let result = try await body(terminal)
+        await terminal.close()
+        return result
+    } catch {
+        await terminal.close()
+        throw error
+    }
+}
