@@ -12,7 +12,7 @@ struct CallCommand: AsyncParsableCommand {
             as the server sent it: indented JSON (-o json, the default), one line per message \
             (-o ndjson, the default for streaming methods such as catalog.v1.Filters/Watch), or \
             YAML (one document per message). A streaming call runs until the server ends it or you \
-            press Ctrl-C; --max-time applies to unary calls. 'catalog api list' shows the methods.
+            press Ctrl-C, or --max-time passes. 'catalog api list' shows the methods.
             """
     )
 
@@ -41,8 +41,7 @@ struct CallCommand: AsyncParsableCommand {
         let session = try Session(connection: connection, format: format)
         let request = try RequestBody.read(data)
         let printer = session.printer
-        var options = session.callOptions
-        if isStreaming { options.timeout = nil }
+        let options = isStreaming ? session.streamOptions : session.callOptions
         try await session.withClient { client in
             for try await message in try await client.raw.call(method, request: request, options: options) {
                 let document: JSONDocument

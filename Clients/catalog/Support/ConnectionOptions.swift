@@ -12,10 +12,12 @@ struct ConnectionOptions: ParsableArguments {
         completion: .custom(Completions.contexts))
     var context: String?
 
-    @Option(name: .customLong("max-time"), help: ArgumentHelp("Seconds each call may take.", valueName: "seconds"))
-    var maxTime: Double = 30
+    @Option(
+        name: .customLong("max-time"),
+        help: ArgumentHelp("Seconds each call may take (default 30; streams: no limit).", valueName: "seconds"))
+    var maxTime: Double?
 
     func validate() throws {
-        guard maxTime > 0 else { throw ValidationError("--max-time must be more than 0 seconds") }
+        if let maxTime, maxTime <= 0 { throw ValidationError("--max-time must be more than 0 seconds") }
     }
 }

@@ -7,8 +7,10 @@ import Foundation
 struct Session {
     let console: Console
     let settings: ConnectionSettings
-    /// Options of each unary call: `--max-time` as the timeout.
+    /// Options of each unary call: `--max-time` (default 30 s) as the timeout.
     let callOptions: CallOptions
+    /// Options of a streaming call: a timeout only when `--max-time` gives one.
+    let streamOptions: CallOptions
     let printer: OutputPrinter
 
     /// Resolves the connection settings from the flags, the environment and the config file.
@@ -26,7 +28,9 @@ struct Session {
         settings = try ConnectionSettings.resolve(
             serverFlag: connection.server, contextFlag: connection.context, environment: environment,
             config: try ConfigFile.load(path: configPath), configPath: configPath)
-        callOptions = CallOptions(timeout: .milliseconds(Int64(connection.maxTime * 1000)))
+        let maxTime = connection.maxTime.map { Duration.milliseconds(Int64($0 * 1000)) }
+        callOptions = CallOptions(timeout: maxTime ?? .seconds(30))
+        streamOptions = CallOptions(timeout: maxTime)
         printer = OutputPrinter(
             console: console, format: OutputFormat.resolve(format, outputIsTerminal: console.outputIsTerminal),
             headers: headers)
