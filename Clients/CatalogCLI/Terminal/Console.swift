@@ -43,11 +43,20 @@ public struct Console: Sendable {
 
     /// The width of the terminal on standard output (or standard error), else `COLUMNS`, else 80.
     public var width: Int {
+        terminalSize.map { Int($0.ws_col) } ?? columnsOverride ?? 80
+    }
+
+    /// The height of the terminal on standard output (or standard error), else 24.
+    public var height: Int {
+        terminalSize.map { Int($0.ws_row) } ?? 24
+    }
+
+    private var terminalSize: winsize? {
         for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
             var size = winsize()
-            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 { return size }
         }
-        return columnsOverride ?? 80
+        return nil
     }
 
     /// Writes `text` to standard output as it is (add the newline yourself).

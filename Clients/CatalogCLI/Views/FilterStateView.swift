@@ -13,21 +13,25 @@ public struct FilterStateView: Sendable {
 
     public init(state: FilterState) { self.state = state }
 
-    /// The lines, without line breaks, each at most `width` columns.
-    public func lines(style: TextStyle, width: Int) -> [String] {
-        let heading = [
-            style.bold(state.filterId), state.title, state.presentation.rawValue,
-            "revision \(state.revision)", "selected: \(Self.selection(of: state))",
+    /// The lines, without line breaks, each at most `width` columns; at most `maxLines`
+    /// of them, the options that do not fit summed up on the last line.
+    public func lines(style: TextStyle, width: Int, maxLines: Int = .max) -> [String] {
+        let plainHeading = [
+            state.filterId, state.title, state.presentation.rawValue, "revision \(state.revision)",
+            "selected: \(Self.selection(of: state))",
         ].joined(separator: " · ")
-        var lines = [heading]
+        let heading = DisplayWidth.truncate(plainHeading, to: width)
+        var lines = [heading.hasPrefix(state.filterId) ? style.bold(state.filterId) + heading.dropFirst(state.filterId.count) : heading]
         let idWidth = state.options.map { String($0.id).count }.max() ?? 1
-        for option in state.options {
+        let shown = state.options.count + 1 <= maxLines ? state.options[...] : state.options.prefix(max(maxLines - 2, 0))
+        for option in shown {
             let selected = option.id == state.selectedId
             let id = String(repeating: " ", count: idWidth - String(option.id).count) + String(option.id)
             let marker = selected ? style.green("●") : "○"
-            let title = DisplayWidth.truncate(option.title, to: max(width - idWidth - 6, 8))
+            let title = DisplayWidth.truncate(option.title, to: max(width - idWidth - 6, 1))
             lines.append("  \(marker) \(id)  \(selected ? style.bold(title) : title)")
         }
+        if shown.count < state.options.count { lines.append(style.dim("  … \(state.options.count - shown.count) more")) }
         if state.options.isEmpty { lines.append(style.dim("  (no options)")) }
         return lines
     }

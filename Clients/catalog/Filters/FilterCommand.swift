@@ -7,7 +7,7 @@ struct FilterCommand: AsyncParsableCommand {
         abstract: "Show, define, select and watch shared filters.",
         subcommands: [
             FilterListCommand.self, FilterGetCommand.self, FilterDefineCommand.self, FilterSelectCommand.self,
-            FilterCollapseCommand.self, FilterExpandCommand.self, FilterToggleCommand.self,
+            FilterCollapseCommand.self, FilterExpandCommand.self, FilterToggleCommand.self, FilterWatchCommand.self,
         ]
     )
 }

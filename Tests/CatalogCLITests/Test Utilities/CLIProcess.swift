@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How a `catalog` run ended, with everything it wrote.
 struct CLIResult: Sendable, CustomStringConvertible {
@@ -19,7 +20,12 @@ struct CLIResult: Sendable, CustomStringConvertible {
 
     /// Each line of standard output parsed as a JSON object.
     func jsonLines() throws -> [[String: Any]] {
-        try stdout.split(separator: "\n").map { line in
+        try Self.jsonLines(stdout)
+    }
+
+    /// Each line of `text` parsed as a JSON object.
+    static func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 throw CLIProcessError("not a JSON object: \(line)")
             }
@@ -35,19 +41,28 @@ struct CLIProcessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs one child process to its end, collecting its output.
-enum CLIProcess {
-    static func run(
-        _ executable: URL,
-        arguments: [String],
-        environment: [String: String],
-        stdin: Data?,
-        timeout: Duration
-    ) async throws -> CLIResult {
+/// A child process whose output is collected as it comes, so that a test can wait for a
+/// line (a watch's first event) before it acts, then for the exit.
+final class CLIProcess: Sendable {
+    private struct Output {
+        var stdout: [UInt8] = []
+        var stderr: [UInt8] = []
+        var status: Int32?
+        var closedPipes = 0
+    }
+
+    private let process: Process
+    private let output = Mutex(Output())
+    private let commandLine: String
+
+    /// Starts `executable arguments` with exactly `environment`, `stdin` as its input (none:
+    /// an empty input that is not a terminal).
+    init(_ executable: URL, arguments: [String], environment: [String: String], stdin: Data?) throws {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw CLIProcessError("\(executable.path) is missing: build it first with `swift build --build-tests`")
         }
-        let process = Process()
+        commandLine = ([executable.lastPathComponent] + arguments).joined(separator: " ")
+        process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
@@ -57,42 +72,85 @@ enum CLIProcess {
         process.standardError = stderrPipe
         let stdinPipe = stdin.map { _ in Pipe() }
         process.standardInput = stdinPipe ?? FileHandle.nullDevice
-
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
+        process.terminationHandler = { [weak self] process in
+            self?.output.withLock { $0.status = process.terminationStatus }
+        }
+        try Self.withNoSignalsBlocked { try process.run() }
         if let stdin, let stdinPipe {
             stdinPipe.fileHandleForWriting.write(stdin)
             try stdinPipe.fileHandleForWriting.close()
         }
-        async let stdout = readAll(stdoutPipe.fileHandleForReading)
-        async let stderr = readAll(stderrPipe.fileHandleForReading)
-
-        let status = await withTaskGroup(of: Int32?.self) { group in
-            group.addTask { await exited.stream.first { _ in true } }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        guard let status else {
-            process.terminate()
-            process.waitUntilExit()
-            throw CLIProcessError("catalog \(arguments.joined(separator: " ")) did not exit within \(timeout)")
-        }
-        return CLIResult(status: status, stdout: await stdout, stderr: await stderr)
+        collect(stdoutPipe.fileHandleForReading, into: \.stdout)
+        collect(stderrPipe.fileHandleForReading, into: \.stderr)
     }
 
-    /// Reads a pipe to its end on a thread of its own (reads block).
-    private static func readAll(_ handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let data = handle.readDataToEndOfFile()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+    /// Runs a process to its end.
+    static func run(
+        _ executable: URL,
+        arguments: [String],
+        environment: [String: String],
+        stdin: Data?,
+        timeout: Duration
+    ) async throws -> CLIResult {
+        try await CLIProcess(executable, arguments: arguments, environment: environment, stdin: stdin).waitForExit(timeout: timeout)
+    }
+
+    /// Polls until standard output so far satisfies `predicate`, and returns it; throws when
+    /// the process exits first or after `timeout`.
+    @discardableResult
+    func waitForOutput(timeout: Duration = .seconds(20), _ predicate: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let (text, exited) = output.withLock { (String(decoding: $0.stdout, as: UTF8.self), $0.status != nil && $0.closedPipes == 2) }
+            if predicate(text) { return text }
+            if exited { throw CLIProcessError("\(commandLine) exited before the expected output: \(result())") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CLIProcessError("timed out after \(timeout) waiting for output of \(commandLine): \(result())")
+    }
+
+    /// Polls until the process exited and its output was read to the end; stops it and
+    /// throws after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(60)) async throws -> CLIResult {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if output.withLock({ $0.status != nil && $0.closedPipes == 2 }) { return result() }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        throw CLIProcessError("\(commandLine) did not exit within \(timeout): \(result())")
+    }
+
+    private func result() -> CLIResult {
+        output.withLock {
+            CLIResult(
+                status: $0.status ?? -1, stdout: String(decoding: $0.stdout, as: UTF8.self),
+                stderr: String(decoding: $0.stderr, as: UTF8.self))
+        }
+    }
+
+    /// Runs `body` (the spawn) with no signal blocked on this thread: the child inherits the
+    /// spawning thread's signal mask, and Swift concurrency threads block most signals, so a
+    /// child would otherwise ignore SIGTERM, SIGINT and SIGHUP (a tmux server could not stop
+    /// its shell, Ctrl-C would not reach `catalog`).
+    private static func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
+    /// Reads a pipe as data comes, on a thread of its own (reads block), until end of file.
+    private func collect(_ handle: FileHandle, into buffer: WritableKeyPath<Output, [UInt8]> & Sendable) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                output.withLock { $0[keyPath: buffer] += data }
             }
+            output.withLock { $0.closedPipes += 1 }
         }
     }
 }

@@ -15,26 +15,43 @@ import Foundation
 final class TerminalSession: Sendable {
     let socket: String
     private let environment: [String: String]
+    /// Kept so that its directory, which holds the tmux socket, outlives the session.
+    private let sandbox: CLISandbox
 
     static let width = 120
     static let height = 40
 
     fileprivate init(sandbox: CLISandbox, environment extra: [String: String]) async throws {
+        self.sandbox = sandbox
         socket = sandbox.directory.appendingPathComponent("tmux.sock").path
         var environment = sandbox.environment.merging(extra) { _, new in new }
         environment["TERM"] = "xterm-256color"
         environment.removeValue(forKey: "TMUX")
         self.environment = environment
         let shell = "env PS1='$ ' bash --norc --noprofile"
-        try await tmux(["new-session", "-d", "-x", "\(Self.width)", "-y", "\(Self.height)", "-s", "cli", shell])
+        try await tmux(["new-session", "-d", "-x", "\(Self.width)", "-y", "\(Self.height)", "-s", "cli", shell], startsServer: true)
         try await tmux(["set-option", "-g", "history-limit", "5000"])
         _ = try await waitFor(timeout: .seconds(20)) { $0.contains("$") }
     }
 
-    /// Types `commandLine` and presses Enter; the shell then prints `exit=<status>` after it.
+    /// Types `commandLine` and presses Enter; the shell then prints `exit=<status>` after it
+    /// (see ``waitForExit(timeout:)``).
     func run(_ commandLine: String) async throws {
         try await type(commandLine + "; echo \"exit=$?\"")
         try await press("Enter")
+    }
+
+    /// Waits for the line `exit=<status>` that follows a command started with ``run(_:)``, and
+    /// returns the screen and the status.
+    func waitForExit(timeout: Duration = .seconds(30)) async throws -> (screen: String, status: Int32) {
+        let screen = try await waitFor(timeout: timeout) { Self.exitStatus(in: $0) != nil }
+        return (screen, Self.exitStatus(in: screen) ?? -1)
+    }
+
+    private static func exitStatus(in screen: String) -> Int32? {
+        screen.split(separator: "\n").lazy.compactMap { line in
+            line.hasPrefix("exit=") ? Int32(line.dropFirst("exit=".count)) : nil
+        }.first
     }
 
     /// Types `text` literally.
@@ -74,10 +91,17 @@ final class TerminalSession: Sendable {
         _ = try? await tmux(["kill-server"])
     }
 
+    /// Runs a tmux client. The command that starts the server runs with every descriptor but
+    /// the standard ones closed: the server would inherit them and keep them open, and
+    /// Foundation's `Process` learns that a child exited when its descriptor closes.
     @discardableResult
-    private func tmux(_ arguments: [String]) async throws -> String {
+    private func tmux(_ arguments: [String], startsServer: Bool = false) async throws -> String {
+        let command = ["tmux", "-u", "-f", "/dev/null", "-S", socket] + arguments
+        let closingOthers = [
+            "-c", #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#, "bash",
+        ]
         let result = try await CLIProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["tmux", "-u", "-f", "/dev/null", "-S", socket] + arguments,
+            URL(fileURLWithPath: startsServer ? "/bin/bash" : "/usr/bin/env"), arguments: (startsServer ? closingOthers : []) + command,
             environment: environment, stdin: nil, timeout: .seconds(20))
         guard result.status == 0 else { throw CLIProcessError("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
         return result.stdout

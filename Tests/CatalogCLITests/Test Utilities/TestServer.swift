@@ -16,18 +16,36 @@ struct TestServer: Sendable {
     var address: String { "127.0.0.1:\(port)" }
 }
 
-/// Runs a server while `body` runs, then shuts it down gracefully. With `demo`, the store
-/// holds the demo catalog (5 more categories, 50 French training courses) from the start.
+/// The SQLite file of a test's servers, in a directory removed with it: a server started
+/// again on the same database sees what the previous one stored.
+final class TestDatabase: Sendable {
+    let directory: URL
+    var path: String { directory.appendingPathComponent("catalog.sqlite").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-cli-db-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// Runs a server on `port` (0: a free one) over `database` (nil: a fresh one) while `body`
+/// runs, then shuts it down gracefully. With `demo`, the store holds the demo catalog (5
+/// more categories, 50 French training courses) from the start.
 @discardableResult
-func withTestServer<T>(demo: Bool = false, _ body: (TestServer) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path)
+func withTestServer<T>(
+    demo: Bool = false,
+    database: TestDatabase? = nil,
+    port: Int = 0,
+    _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let database = try database ?? TestDatabase()
+    let store = try SQLiteCatalogStore(path: database.path)
     if demo { _ = try await DemoCatalog.seed(into: store) }
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.host = "127.0.0.1"
-    configuration.port = 0
+    configuration.port = port
     var logger = Logger(label: "test.catalog.cli")
     logger.logLevel = .critical
     let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
