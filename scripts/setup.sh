@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # setup.sh: idempotent machine setup for building, testing and benchmarking catalog.
-#   1. apt: libnghttp2, nghttp2 tools (h2load, nghttp, nghttpd), pkg-config, zlib, SQLite headers;
-#      apt is skipped entirely when every package is already installed.
-#   2. pip: Tests/requirements.txt (grpcio for the interop tests); skipped when the pinned grpcio
-#      version already imports.
+#   1. apt: libnghttp2, nghttp2 tools (h2load, nghttp, nghttpd), pkg-config, zlib, SQLite headers,
+#      tmux (the CLI's terminal tests); apt is skipped entirely when every package is already installed.
+#   2. pip: Tests/requirements.txt (grpcio for the interop tests, PyYAML to read the CLI's YAML);
+#      skipped when the pinned grpcio version and PyYAML already import.
 # Uses sudo only when not root and sudo exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libnghttp2-dev nghttp2-client nghttp2-server pkg-config zlib1g-dev libsqlite3-dev)
+packages=(libnghttp2-dev nghttp2-client nghttp2-server pkg-config zlib1g-dev libsqlite3-dev tmux)
 as_root=()
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then as_root=(sudo); fi
 
@@ -27,9 +27,9 @@ fi
 
 want=$(sed -n 's/^grpcio==//p' Tests/requirements.txt)
 have=$(python3 -c 'import grpc; print(grpc.__version__)' 2>/dev/null || true)
-if [ "$have" != "$want" ]; then
+if [ "$have" != "$want" ] || ! python3 -c 'import yaml' 2>/dev/null; then
   echo "setup: pip install -r Tests/requirements.txt (grpcio ${have:-absent} -> $want)"
   python3 -m pip install --quiet -r Tests/requirements.txt
 else
-  echo "setup: grpcio $have already installed"
+  echo "setup: grpcio $have and PyYAML already installed"
 fi
