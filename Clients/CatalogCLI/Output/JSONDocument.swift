@@ -6,7 +6,6 @@
 ///
 /// ```swift
 /// let document = try JSONDocument(parsing: Array(#"{"id": 3, "price": {"amount": "990.00"}}"#.utf8))
-/// document["id"]          // .number("3")
 /// document.prettyJSON     // two-space indented, keys in their original order
 /// ```
 public enum JSONDocument: Hashable, Sendable {
@@ -30,15 +29,4 @@ public enum JSONDocument: Hashable, Sendable {
         }
     }
 
-    /// The value of `key` when this is an object that has it.
-    public subscript(key: String) -> JSONDocument? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    /// The elements when this is an array.
-    public var arrayElements: [JSONDocument]? {
-        guard case .array(let elements) = self else { return nil }
-        return elements
-    }
 }

@@ -56,9 +56,10 @@ struct CategoryDeleteCommand: AsyncParsableCommand {
                 preview: { try await delete(dryRun: true, expectedRevision: expectedRevision) },
                 dryRunOutput: { try .sentence("Would delete \(name)\(Self.itemEffects($0, future: true)).", message: $0) },
                 question: { "Delete \(name)\(Self.itemEffects($0, future: true))?" })
-            guard case .ahead(let confirmed) = go else { return }
+            guard case .ahead(let confirmedPreview) = go else { return }
             // After a question, delete what was shown, not something changed since.
-            let result = try await delete(dryRun: false, expectedRevision: expectedRevision ?? (confirmed ? target.revision : nil))
+            let result = try await delete(
+                dryRun: false, expectedRevision: expectedRevision ?? (confirmedPreview == nil ? nil : target.revision))
             session.printer.print(try .sentence("Deleted \(name)\(Self.itemEffects(result, future: false)).", message: result))
         }
     }

@@ -11,9 +11,3 @@ struct FilterCommand: AsyncParsableCommand {
         ]
     )
 }
-
-/// The filter id argument of the filter commands, completed from the server.
-struct FilterIDArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The filter's id, e.g. categories.", valueName: "filter"), completion: .custom(Completions.filters))
-    var filterId: String
-}

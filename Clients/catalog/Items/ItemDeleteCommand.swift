@@ -31,18 +31,14 @@ struct ItemDeleteCommand: AsyncParsableCommand {
         let confirmation = try session.confirmation(dryRun: dryRun, assumeYes: yes, action: "delete item \(id)")
         try await session.withClient { client in
             let categoryNames = try await session.categoryNames(client)
-            var title = ""
             let go = try await session.goAhead(
                 confirmation: confirmation, assumeYes: yes,
                 preview: { try await client.catalog.getItem(id: id, options: session.callOptions) },
                 dryRunOutput: { try .item($0, categoryNames: categoryNames) },
-                question: { item in
-                    title = " '\(item.title)'"
-                    return "Delete item \(id)\(title)?"
-                })
-            guard case .ahead = go else { return }
+                question: { "Delete item \(id) '\($0.title)'?" })
+            guard case .ahead(let item) = go else { return }
             try await client.catalog.deleteItem(id: id, options: session.callOptions)
-            session.printer.print(try .sentence("Deleted item \(id)\(title).", message: Empty()))
+            session.printer.print(try .sentence("Deleted item \(id)\(item.map { " '\($0.title)'" } ?? "").", message: Empty()))
         }
     }
 }

@@ -2,11 +2,11 @@ import CatalogCLI
 
 extension Session {
     /// Whether a destructive command goes ahead, and how it got there.
-    enum Go {
+    enum Go<Preview> {
         /// It does not: a dry run was shown, or the question was declined.
         case stop
-        /// It does; `confirmed` says a person saw the preview and said yes.
-        case ahead(confirmed: Bool)
+        /// It does: with the preview a person saw and said yes to, `nil` with `--yes`.
+        case ahead(confirmedPreview: Preview?)
     }
 
     /// Runs the start of a destructive command. With `--dry-run`, `preview` (the server's dry
@@ -21,17 +21,18 @@ extension Session {
         preview: () async throws -> Preview,
         dryRunOutput: (Preview) throws -> CommandOutput,
         question: (Preview) -> String
-    ) async throws -> Go {
+    ) async throws -> Go<Preview> {
         guard let confirmation else {
             printer.print(try dryRunOutput(try await preview()))
             return .stop
         }
-        if assumeYes { return .ahead(confirmed: false) }
-        guard confirmation.ask(question(try await preview())) else {
+        if assumeYes { return .ahead(confirmedPreview: nil) }
+        let shown = try await preview()
+        guard confirmation.ask(question(shown)) else {
             note("Nothing changed.")
             return .stop
         }
-        return .ahead(confirmed: true)
+        return .ahead(confirmedPreview: shown)
     }
 
     /// The confirmation of a destructive command: `nil` for a dry run (nothing to confirm).
