@@ -11,30 +11,33 @@ struct Catalog: AsyncParsableCommand {
         abstract: "Call catalogd: items, categories, filters, and any method by name.",
         discussion: """
             SERVER AND TOKEN
-              --server HOST:PORT, else the server of the context named by --context, else \
-            CATALOG_SERVER, else the server of the config file's current context, else \
-            127.0.0.1:50051. The token (never a flag) is the --context's token, else CATALOG_TOKEN, \
-            else the current context's. The config file is $CATALOG_CONFIG, else \
-            $XDG_CONFIG_HOME/catalog/config.json, else ~/.config/catalog/config.json:
-              {"current": "local", "contexts": {"local": {"server": "127.0.0.1:50051", "token": "…"}}}
+              --server HOST:PORT, else the server of the context named by --context,
+              else CATALOG_SERVER, else the server of the current context of the config
+              file, else 127.0.0.1:50051. The token is never a flag: the --context's
+              token, else CATALOG_TOKEN, else the current context's. The config file is
+              $CATALOG_CONFIG, else $XDG_CONFIG_HOME/catalog/config.json, else
+              ~/.config/catalog/config.json:
+                {"current": "local",
+                 "contexts": {"local": {"server": "127.0.0.1:50051", "token": "…"}}}
 
             OUTPUT
-              A table when standard output is a terminal, JSON otherwise; -o table|wide|json|ndjson|yaml \
-            chooses. Colours only on a terminal, never with NO_COLOR set.
+              A table when standard output is a terminal, JSON otherwise; -o table, wide,
+              json, ndjson or yaml chooses. Colours only on a terminal, never with
+              NO_COLOR set.
 
             EXIT STATUS
-              0    success (also a declined confirmation: nothing changed)
-              1    internal error
-              2    usage error: bad arguments, an unusable config file, or a destructive command \
-            without --yes when standard input is not a terminal
-              64+N the call failed with gRPC status N, as grpcurl does: 67 INVALID_ARGUMENT, \
-            69 NOT_FOUND, 70 ALREADY_EXISTS, 73 FAILED_PRECONDITION, 74 ABORTED, \
-            78 UNAVAILABLE (also: server unreachable), 80 UNAUTHENTICATED
-              124  filter watch --timeout ran out before its --until condition held
+              0     success; also a declined confirmation (nothing changed)
+              1     internal error
+              2     usage error, an unusable config file, or a destructive command
+                    without --yes when standard input is not a terminal
+              64+N  a call failed with gRPC status N, as with grpcurl: 67 INVALID_ARGUMENT,
+                    69 NOT_FOUND, 70 ALREADY_EXISTS, 73 FAILED_PRECONDITION, 74 ABORTED,
+                    78 UNAVAILABLE (also an unreachable server), 80 UNAUTHENTICATED
+              124   filter watch --timeout passed before its --until condition held
 
             COMPLETION
-              catalog --generate-completion-script bash|zsh|fish; category and filter names are \
-            completed from the server.
+              catalog --generate-completion-script bash|zsh|fish; category names and ids
+              and filter ids are completed from the server.
             """,
         subcommands: [
             ItemCommand.self, CategoryCommand.self, FilterCommand.self, HealthCommand.self, CallCommand.self,
