@@ -64,7 +64,7 @@ struct CategoryDeleteCommand: AsyncParsableCommand {
         }
     }
 
-    /// `: 3 items unassigned` (or `would be unassigned`); empty when no item is affected.
+    /// `; 3 items unassigned` (or `would be unassigned`); empty when no item is affected.
     static func itemEffects(_ response: DeleteCategoryResponse, future: Bool) -> String {
         let verb = future ? "would be " : ""
         let effects = [
