@@ -46,7 +46,8 @@ struct CallCommand: AsyncParsableCommand {
             for try await message in try await client.raw.call(method, request: request, options: options) {
                 let document: JSONDocument
                 do {
-                    document = try JSONDocument(parsing: message)
+                    // A zero-length message is `{}` (contract §1).
+                    document = message.isEmpty ? .object([]) : try JSONDocument(parsing: message)
                 } catch {
                     throw CLIFailure.internalError("the response is not JSON: \(error)")
                 }
