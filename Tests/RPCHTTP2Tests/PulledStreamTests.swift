@@ -46,7 +46,7 @@ struct PulledStreamTests {
             let connection = try await server.connect()
             let payload = String(repeating: "d", count: 1000)
             let stream = try await RPCClient(transport: connection).serverStreaming(
-                Echo.count, EchoRequest(text: payload, count: 10_000_000), options: CallOptions(timeout: .seconds(2)))
+                Echo.count, EchoRequest(text: payload, count: 10_000_000), options: CallOptions(timeout: .seconds(5)))
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.index == 0)
             // Not reading: the deadline, not the end of the source, must stop the stream.
