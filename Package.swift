@@ -109,6 +109,19 @@ let package = Package(
             ],
             path: "Clients/catalog"
         ),
+        .target(
+            name: "CChildProcess",
+            path: "Tests/CChildProcess"
+        ),
+        .target(
+            name: "ChildProcess",
+            dependencies: ["CChildProcess"],
+            path: "Tests/ChildProcess"
+        ),
+        .testTarget(
+            name: "ChildProcessTests",
+            dependencies: ["ChildProcess"]
+        ),
         .testTarget(
             name: "RPCCoreTests",
             dependencies: ["RPCCore"]
