@@ -187,6 +187,7 @@ let package = Package(
             name: "CatalogCLITests",
             dependencies: [
                 "CatalogCLI",
+                "ChildProcess",
                 "CatalogClient",
                 "CatalogServer",
                 "CatalogStoreSQLite",

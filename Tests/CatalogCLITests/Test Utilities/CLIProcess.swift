@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 
@@ -51,7 +52,7 @@ final class CLIProcess: Sendable {
         var closedPipes = 0
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let output = Mutex(Output())
     private let commandLine: String
 
@@ -62,7 +63,7 @@ final class CLIProcess: Sendable {
             throw CLIProcessError("\(executable.path) is missing: build it first with `swift build --build-tests`")
         }
         commandLine = ([executable.lastPathComponent] + arguments).joined(separator: " ")
-        process = Process()
+        process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
@@ -75,7 +76,10 @@ final class CLIProcess: Sendable {
         process.terminationHandler = { [weak self] process in
             self?.output.withLock { $0.status = process.terminationStatus }
         }
-        try Self.withNoSignalsBlocked { try process.run() }
+        // ChildProcess starts the child with no signal blocked, whichever thread spawns it (Swift
+        // concurrency threads block most signals): a tmux server can stop its shell, Ctrl-C
+        // reaches `catalog`.
+        try process.run()
         if let stdin, let stdinPipe {
             stdinPipe.fileHandleForWriting.write(stdin)
             try stdinPipe.fileHandleForWriting.close()
@@ -127,19 +131,6 @@ final class CLIProcess: Sendable {
                 status: $0.status ?? -1, stdout: String(decoding: $0.stdout, as: UTF8.self),
                 stderr: String(decoding: $0.stderr, as: UTF8.self))
         }
-    }
-
-    /// Runs `body` (the spawn) with no signal blocked on this thread: the child inherits the
-    /// spawning thread's signal mask, and Swift concurrency threads block most signals, so a
-    /// child would otherwise ignore SIGTERM, SIGINT and SIGHUP (a tmux server could not stop
-    /// its shell, Ctrl-C would not reach `catalog`).
-    private static func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
-        var none = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
     }
 
     /// Reads a pipe as data comes, on a thread of its own (reads block), until end of file.

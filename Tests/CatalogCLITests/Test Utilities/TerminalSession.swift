@@ -29,7 +29,7 @@ final class TerminalSession: Sendable {
         environment.removeValue(forKey: "TMUX")
         self.environment = environment
         let shell = "env PS1='$ ' bash --norc --noprofile"
-        try await tmux(["new-session", "-d", "-x", "\(Self.width)", "-y", "\(Self.height)", "-s", "cli", shell], startsServer: true)
+        try await tmux(["new-session", "-d", "-x", "\(Self.width)", "-y", "\(Self.height)", "-s", "cli", shell])
         try await tmux(["set-option", "-g", "history-limit", "5000"])
         _ = try await waitFor(timeout: .seconds(20)) { $0.contains("$") }
     }
@@ -91,17 +91,14 @@ final class TerminalSession: Sendable {
         _ = try? await tmux(["kill-server"])
     }
 
-    /// Runs a tmux client. The command that starts the server runs with every descriptor but
-    /// the standard ones closed: the server would inherit them and keep them open, and
-    /// Foundation's `Process` learns that a child exited when its descriptor closes.
+    /// Runs a tmux client. The client that starts the server holds no descriptor but the
+    /// standard ones (`ChildProcess` closes the others in every child), so the server, which
+    /// outlives it, keeps none of this process's pipes or sockets open.
     @discardableResult
-    private func tmux(_ arguments: [String], startsServer: Bool = false) async throws -> String {
+    private func tmux(_ arguments: [String]) async throws -> String {
         let command = ["tmux", "-u", "-f", "/dev/null", "-S", socket] + arguments
-        let closingOthers = [
-            "-c", #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#, "bash",
-        ]
         let result = try await CLIProcess.run(
-            URL(fileURLWithPath: startsServer ? "/bin/bash" : "/usr/bin/env"), arguments: (startsServer ? closingOthers : []) + command,
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: command,
             environment: environment, stdin: nil, timeout: .seconds(20))
         guard result.status == 0 else { throw CLIProcessError("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
         return result.stdout
