@@ -200,6 +200,7 @@ let package = Package(
             name: "CatalogdTests",
             dependencies: [
                 "catalogd",
+                "ChildProcess",
                 "RPCCore",
                 "RPCHTTP2",
                 "CatalogAPI",

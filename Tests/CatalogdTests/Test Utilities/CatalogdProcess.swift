@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 
@@ -64,7 +65,7 @@ final class CatalogdProcess: Sendable {
     let port: Int
     /// A fresh directory for the database, removed by `kill()`.
     let directory: URL
-    private let process: Process
+    private let process: ChildProcess
     private let state = Mutex(State())
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -98,7 +99,7 @@ final class CatalogdProcess: Sendable {
     init(arguments: [String], environment: [String: String] = [:], port: Int, directory: URL) throws {
         self.port = port
         self.directory = directory
-        let process = Process()
+        let process = ChildProcess()
         do {
             process.executableURL = try Self.binary()
         } catch {
@@ -120,13 +121,17 @@ final class CatalogdProcess: Sendable {
             let bySignal = process.terminationReason == .uncaughtSignal
             self?.update { $0.exitStatus = status; $0.killedBySignal = bySignal }
         }
+        // catalogd starts with SIGTERM, SIGINT and SIGHUP blocked, as the child of a parent that
+        // blocks them would (Swift concurrency threads do, and `Foundation.Process` handed the
+        // child the spawning thread's mask), so every test proves catalogd copes with such a parent.
+        process.blockedSignals = Self.shutdownSignals
         do {
-            try Self.withShutdownSignalsBlocked { try process.run() }
+            try process.run()
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
-        // Foundation closes the pipe's write end in this process after spawning, so the reader sees
+        // ChildProcess closes the pipe's write end in this process after spawning, so the reader sees
         // end of file once catalogd (and anything that inherited its stderr) exited.
         let reading = stderrPipe.fileHandleForReading
         let thread = Thread { [weak self] in
@@ -155,7 +160,7 @@ final class CatalogdProcess: Sendable {
 
     /// Sends `signal` (e.g. `SIGTERM`) to the process, if it still runs.
     func send(_ signal: Int32) {
-        if process.isRunning { _ = sendSignal(process.processIdentifier, signal) }
+        process.send(signal: signal)
     }
 
     /// SIGKILL (if it still runs), reap it, and remove its directory. Safe to call more than once.
@@ -242,19 +247,8 @@ final class CatalogdProcess: Sendable {
 
     // MARK: - Setup
 
-    /// Runs `body` (the spawn) with SIGTERM, SIGINT and SIGHUP blocked on this thread, so the
-    /// child starts with them blocked: `Process` hands the child the spawning thread's signal
-    /// mask, and Swift concurrency (libdispatch) threads block these signals anyway, so every
-    /// test proves catalogd copes with such a parent, whichever thread launches it.
-    private static func withShutdownSignalsBlocked<T>(_ body: () throws -> T) throws -> T {
-        var blocked = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&blocked)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&blocked, signal) }
-        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
-    }
+    /// The signals that stop catalogd, blocked when it starts.
+    static let shutdownSignals = [SIGTERM, SIGINT, SIGHUP]
 
     /// `.build/debug/catalogd` of the package that holds this file.
     static func binary(filePath: String = #filePath) throws -> URL {
@@ -298,11 +292,6 @@ final class CatalogdProcess: Sendable {
         guard bound else { throw CatalogdProcessError("bind/getsockname: errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
-}
-
-/// `kill(2)`, under a name that the `kill()` method does not shadow.
-private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 {
-    kill(pid, signal)
 }
 
 struct CatalogdProcessError: Error, CustomStringConvertible {
