@@ -131,6 +131,7 @@ let package = Package(
             dependencies: [
                 "RPCCore",
                 "RPCHTTP2",
+                "ChildProcess",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Glibc
 import Testing
@@ -186,7 +187,7 @@ private final class NghttpdServer {
     static let executable = "/usr/sbin/nghttpd"
 
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let directory: URL
 
     init() throws {
@@ -203,7 +204,7 @@ private final class NghttpdServer {
         var lastError: Error = NghttpdError("nghttpd did not start")
         for _ in 0..<3 {
             let port = try Self.freePort()
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: Self.executable)
             process.arguments = ["--no-tls", "-a", "127.0.0.1", "-d", directory.path, String(port)]
             process.standardInput = FileHandle.nullDevice
@@ -233,15 +234,15 @@ private final class NghttpdServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// SIGKILL, not `Process.terminate()`: a child spawned from a Swift concurrency (libdispatch) thread
-    /// inherits that thread's signal mask, in which SIGTERM is blocked, so SIGTERM would stay pending forever.
-    private static func kill(_ process: Process) {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+    /// SIGKILL: nghttpd needs no graceful stop. (`ChildProcess` starts it with no signal blocked, so
+    /// `terminate()` would work too, although a Swift concurrency thread, which blocks SIGTERM, launched it.)
+    private static func kill(_ process: ChildProcess) {
+        process.send(signal: SIGKILL)
         process.waitUntilExit()
     }
 
     /// Retries connecting (bounded) until nghttpd accepts connections.
-    private static func waitUntilReady(_ process: Process, port: Int) throws {
+    private static func waitUntilReady(_ process: ChildProcess, port: Int) throws {
         var lastError: Error?
         for _ in 0..<200 {
             guard process.isRunning else {

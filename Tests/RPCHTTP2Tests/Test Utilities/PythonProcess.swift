@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Glibc
 import Synchronization
@@ -7,8 +8,8 @@ import Synchronization
 /// stdout is a pipe read with deadlines (`readLine`, `readToEnd`); stderr goes to a temporary
 /// file so that it can never fill a pipe and block the child, and is kept for diagnostics.
 ///
-/// A process launched from a Swift concurrency thread inherits a signal mask that blocks
-/// SIGTERM, so `Process.terminate()` does not stop it: `stop()` sends SIGKILL.
+/// `stop()` sends SIGKILL: nothing of a script needs a graceful stop. (`ChildProcess` starts it
+/// with no signal blocked, so SIGTERM would work too, whichever thread launched it.)
 final class PythonProcess: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -25,7 +26,7 @@ final class PythonProcess: Sendable {
     }
 
     let script: String
-    private let process: Process
+    private let process: ChildProcess
     private let stdoutFD: Int32
     private let stdoutPipe: Pipe
     private let stderrURL: URL
@@ -46,7 +47,7 @@ final class PythonProcess: Sendable {
 
         stdoutPipe = Pipe()
         stdoutFD = stdoutPipe.fileHandleForReading.fileDescriptor
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", scriptURL.path] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -121,7 +122,7 @@ final class PythonProcess: Sendable {
     /// Kills the process (SIGKILL) if it still runs and reaps it.
     func stop() async {
         await Self.onDedicatedThread { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.send(signal: SIGKILL)
             process.waitUntilExit()
         }
         try? stdoutPipe.fileHandleForReading.close()
