@@ -136,7 +136,8 @@ public final class ChildProcess: Sendable {
     }
 
     /// Called once, on the thread that waited for the child, after the exit status is recorded
-    /// and before ``waitUntilExit()`` returns. It must not wait for this process itself.
+    /// and before ``waitUntilExit()`` returns; set it before `run()` (one set after the exit is
+    /// never called). It must not wait for this process itself.
     public var terminationHandler: (@Sendable (ChildProcess) -> Void)? {
         get { state.withLock { $0.configuration.terminationHandler } }
         set { state.withLock { $0.configuration.terminationHandler = newValue } }
@@ -152,7 +153,7 @@ public final class ChildProcess: Sendable {
     // MARK: Running
 
     /// Spawns the child and returns once it runs. Throws ``ChildProcessError`` when it cannot
-    /// be spawned (the executable is missing, for instance); the process can then not be run again.
+    /// be spawned (the executable is missing, for instance).
     public func run() throws {
         let configuration = state.withLock { state in
             guard case .notLaunched = state.phase else { preconditionFailure("ChildProcess already launched") }

@@ -109,6 +109,29 @@ struct ChildProcessTests {
         #expect(reason == .uncaughtSignal)
     }
 
+    @Test("spawns from several threads at once while this process holds a thousand descriptors")
+    func manyDescriptors() async throws {
+        // Foundation.Process.run() read /proc/self/fd past each name (swift-corelibs-foundation
+        // #5472) and crashed now and then with this many descriptors open.
+        var descriptors: [Int32] = []
+        defer { for descriptor in descriptors { close(descriptor) } }
+        for _ in 0..<1000 {
+            let descriptor = open("/dev/null", O_RDONLY)
+            try #require(descriptor >= 0)
+            descriptors.append(descriptor)
+        }
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
+            for index in 0..<40 {
+                group.addTask { try await Self.shell("echo \(index); ls /proc/self/fd | wc -l") }
+            }
+            for try await outcome in group {
+                #expect(outcome.status == 0)
+                // `ls` holds its directory open: 4 descriptors.
+                #expect(outcome.stdout.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } == "4")
+            }
+        }
+    }
+
     @Test("a missing executable fails to spawn with ENOENT and its path")
     func missingExecutable() throws {
         let process = ChildProcess()
