@@ -19,8 +19,10 @@ struct CompletionTests {
             let sandbox = try CLISandbox()
             func complete(_ command: [String], server address: String) async throws -> [String] {
                 let words = ["catalog"] + command + ["--server", address, ""]
+                // A loaded test machine may take longer than the default second.
                 let result = try await sandbox.run(
-                    ["---completion"] + command + ["--", "positional@0", "\(words.count - 1)", "0"] + words)
+                    ["---completion"] + command + ["--", "positional@0", "\(words.count - 1)", "0"] + words,
+                    environment: ["CATALOG_COMPLETION_TIMEOUT": "20"])
                 #expect(result.status == 0, "\(result)")
                 return result.stdout.split(separator: "\n").map(String.init)
             }
@@ -37,7 +39,7 @@ struct CompletionTests {
         try await withTestServer(demo: true) { server in
             // Bash splits words at ':', which breaks `--server host:port` on the line: the
             // server comes from the environment here, as it would from a context.
-            try await withTerminal(try CLISandbox(), environment: ["CATALOG_SERVER": server.address]) { terminal in
+            try await withTerminal(try CLISandbox(), environment: ["CATALOG_SERVER": server.address, "CATALOG_COMPLETION_TIMEOUT": "20"]) { terminal in
                 try await terminal.run("source <(catalog --generate-completion-script bash)")
                 _ = try await terminal.waitForExit()
                 try await terminal.type("catalog category get D")

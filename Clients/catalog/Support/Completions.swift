@@ -6,10 +6,14 @@ import Foundation
 /// ids and names, filter ids.
 ///
 /// Server lookups use the `--server` and `--context` already typed on the command line (else
-/// the environment and the config file), give up after a second, and complete nothing when
-/// anything fails: completion must never hang or print errors.
+/// the environment and the config file), give up after a second (`CATALOG_COMPLETION_TIMEOUT`
+/// seconds when set, for slow links), and complete nothing when anything fails: completion
+/// must never hang or print errors.
 enum Completions {
-    private static let timeout = Duration.seconds(1)
+    private static var timeout: Duration {
+        let seconds = ProcessInfo.processInfo.environment["CATALOG_COMPLETION_TIMEOUT"].flatMap(Double.init)
+        return .milliseconds(Int(((seconds ?? 1) * 1000).rounded()))
+    }
 
     @Sendable
     static func contexts(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
@@ -44,6 +48,7 @@ enum Completions {
                 serverFlag: value(of: "--server", in: words), contextFlag: value(of: "--context", in: words),
                 environment: environment, config: config, configPath: configPath)
         else { return [] }
+        let timeout = self.timeout
         var configuration = CatalogClient.Configuration.defaults
         configuration.connection.connectTimeout = timeout
         configuration.retry = .none
