@@ -108,7 +108,8 @@ struct EndToEndTests {
             let connection = try await server.connect()
             let client = RPCClient(transport: connection)
             let error = try await #require(throws: RPCError.self) {
-                try await client.unary(Echo.get, EchoRequest(text: "slow", sleepMs: 60_000), options: CallOptions(timeout: .seconds(1)))
+                // Long enough for the handler to start on a loaded machine, so there is one to cancel.
+                try await client.unary(Echo.get, EchoRequest(text: "slow", sleepMs: 60_000), options: CallOptions(timeout: .seconds(5)))
             }
             #expect(error.code == .deadlineExceeded)
             let cancelled = await server.probe.next { $0 == .cancelled("slow") }
