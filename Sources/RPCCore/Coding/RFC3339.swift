@@ -5,6 +5,14 @@ import Foundation
 enum RFC3339 {
     /// Formats `date` as `YYYY-MM-DDTHH:MM:SSZ`, rounding down to the second.
     static func format(_ date: Date) -> String {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(20)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `date` as `format` writes it, as UTF-8.
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
@@ -23,10 +31,9 @@ enum RFC3339 {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         guard (0...9999).contains(year) else {
-            return date.ISO8601Format()
+            bytes.append(contentsOf: date.ISO8601Format().utf8)
+            return
         }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(20)
         func append(_ value: Int64, digits: Int) {
             var divisor: Int64 = 1
             for _ in 1..<digits { divisor *= 10 }
@@ -49,6 +56,5 @@ enum RFC3339 {
         bytes.append(UInt8(ascii: ":"))
         append(secondOfDay % 60, digits: 2)
         bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
