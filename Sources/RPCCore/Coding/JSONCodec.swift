@@ -3,16 +3,19 @@ import Foundation
 /// The JSON codec of the contract: camelCase keys, absent optionals omitted, unknown keys
 /// ignored, RFC 3339 UTC timestamps. A zero-length message decodes as `{}`.
 public struct JSONCodec: MessageCodec {
-    private let encoder: JSONEncoder
+    private let encoder = StreamingJSONEncoder()
+    /// For the rare message that fills its containers out of order, which a stream cannot write.
+    private let treeEncoder: JSONEncoder
     private let decoder: JSONDecoder
 
     public init() {
-        encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
+        let treeEncoder = JSONEncoder()
+        treeEncoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(RFC3339.format(date))
         }
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        treeEncoder.outputFormatting = [.withoutEscapingSlashes]
+        self.treeEncoder = treeEncoder
         decoder = JSONDecoder()
         // Not `.iso8601`: its errors leave the date's own key out of the coding path, so a bad
         // timestamp was reported as invalid JSON instead of naming the field.
@@ -26,7 +29,8 @@ public struct JSONCodec: MessageCodec {
 
     public func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {
         do {
-            return Array(try encoder.encode(message))
+            if let bytes = try encoder.encode(message) { return bytes }
+            return Array(try treeEncoder.encode(message))
         } catch {
             throw RPCError(.internalError, "cannot encode \(Message.self) as JSON: \(error)")
         }
