@@ -124,7 +124,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RPCCoreTests",
-            dependencies: ["RPCCore"]
+            dependencies: [
+                "RPCCore",
+                "CatalogAPI",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "RPCHTTP2Tests",
