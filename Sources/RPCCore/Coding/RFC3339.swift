@@ -5,14 +5,11 @@ import Foundation
 enum RFC3339 {
     /// Formats `date` as `YYYY-MM-DDTHH:MM:SSZ`, rounding down to the second.
     static func format(_ date: Date) -> String {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(20)
-        append(date, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        withUTF8(of: date) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Appends `date` as `format` writes it, as UTF-8.
-    static func append(_ date: Date, to bytes: inout [UInt8]) {
+    /// Calls `body` with `date` as `format` writes it, in UTF-8, without allocating.
+    static func withUTF8<Result>(of date: Date, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
@@ -31,30 +28,31 @@ enum RFC3339 {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         guard (0...9999).contains(year) else {
-            bytes.append(contentsOf: date.ISO8601Format().utf8)
-            return
+            var text = date.ISO8601Format()
+            return text.withUTF8(body)
         }
-        func append(_ value: Int64, digits: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<digits { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            @inline(__always)
+            func put(_ value: Int64, digits: Int, at start: Int) {
+                var rest = value
+                for index in (start..<start + digits).reversed() {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
             }
+            put(year, digits: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, digits: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, digits: 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, digits: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(secondOfDay % 3600 / 60, digits: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, digits: 2, at: 17)
+            text[19] = UInt8(ascii: "Z")
+            return body(UnsafeBufferPointer(text))
         }
-        append(year, digits: 4)
-        bytes.append(UInt8(ascii: "-"))
-        append(month, digits: 2)
-        bytes.append(UInt8(ascii: "-"))
-        append(day, digits: 2)
-        bytes.append(UInt8(ascii: "T"))
-        append(secondOfDay / 3600, digits: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(secondOfDay % 3600 / 60, digits: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(secondOfDay % 60, digits: 2)
-        bytes.append(UInt8(ascii: "Z"))
     }
 }

@@ -20,10 +20,10 @@ extension JSONEncodingStream {
 
     /// Writes `value` as the value of the entry or element of `parent` begun at `mark`; when
     /// encoding it throws, the entry is taken back out.
-    func writeMember<Value: Encodable>(_ value: Value, key: some CodingKey, in parent: Slot, since mark: Mark) throws {
+    func writeMember<Value: Encodable>(_ value: Value, step: @autoclosure () -> Step, in parent: Slot, since mark: Mark) throws {
         do {
-            if try writeScalar(value, codingPath: codingPath(to: parent) + [key]) { return }
-            let child = push(key: key)
+            if try writeScalar(value, codingPath: codingPath(to: parent) + [step().key]) { return }
+            let child = push(step())
             try value.encode(to: JSONSlotEncoder(stream: self, slot: child))
             close(above: parent.depth)
         } catch {
@@ -37,49 +37,47 @@ extension JSONEncodingStream {
     /// `Decimal`, as the codec's Foundation encoder writes them. False for any other type.
     private func writeScalar<Value: Encodable>(_ value: Value, codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
         if let string = cast(value, to: String.self) {
-            bytes.appendJSONString(string)
+            output.appendString(string)
         } else if let integer = cast(value, to: Int64.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: Int.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let bool = cast(value, to: Bool.self) {
-            bytes.appendJSONLiteral(bool ? "true" : "false")
+            output.append(bool ? "true" : "false")
         } else if let date = cast(value, to: Date.self) {
-            bytes.append(UInt8(ascii: "\""))
-            RFC3339.append(date, to: &bytes)
-            bytes.append(UInt8(ascii: "\""))
+            output.appendDate(date)
         } else if let double = cast(value, to: Double.self) {
             try Self.checkFinite(double, codingPath: codingPath())
-            bytes.appendJSONNumber(double)
+            output.appendNumber(double)
         } else if let float = cast(value, to: Float.self) {
             try Self.checkFinite(float, codingPath: codingPath())
-            bytes.appendJSONNumber(float)
+            output.appendNumber(float)
         } else if let integer = cast(value, to: Int32.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: UInt64.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: UInt.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: UInt32.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: Int16.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: UInt16.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: Int8.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: UInt8.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: Int128.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let integer = cast(value, to: UInt128.self) {
-            bytes.appendJSONInteger(integer)
+            output.appendInteger(integer)
         } else if let data = cast(value, to: Data.self) {
-            bytes.appendJSONString(data.base64EncodedString())
+            output.appendString(data.base64EncodedString())
         } else if let url = cast(value, to: URL.self) {
-            bytes.appendJSONString(url.absoluteString)
+            output.appendString(url.absoluteString)
         } else if let decimal = cast(value, to: Decimal.self) {
-            bytes.append(contentsOf: decimal.description.utf8)
+            output.append(contentsOf: decimal.description)
         } else {
             return false
         }
@@ -97,6 +95,7 @@ extension JSONEncodingStream {
 }
 
 /// `value` as a `Target` when that is its type.
+@inline(__always)
 private func cast<Value, Target>(_ value: Value, to target: Target.Type) -> Target? {
     Value.self == Target.self ? unsafeBitCast(value, to: Target.self) : nil
 }

@@ -10,29 +10,29 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encodeNil(forKey key: Key) throws {
         guard stream.beginEntry(of: slot, key: key.stringValue) != nil else { return }
-        stream.bytes.appendJSONLiteral("null")
+        stream.output.append("null")
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         guard stream.beginEntry(of: slot, key: key.stringValue) != nil else { return }
-        stream.bytes.appendJSONLiteral(value ? "true" : "false")
+        stream.output.append(value ? "true" : "false")
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
         guard stream.beginEntry(of: slot, key: key.stringValue) != nil else { return }
-        stream.bytes.appendJSONString(value)
+        stream.output.appendString(value)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try JSONEncodingStream.checkFinite(value, codingPath: codingPath + [key])
         guard stream.beginEntry(of: slot, key: key.stringValue) != nil else { return }
-        stream.bytes.appendJSONNumber(value)
+        stream.output.appendNumber(value)
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
         try JSONEncodingStream.checkFinite(value, codingPath: codingPath + [key])
         guard stream.beginEntry(of: slot, key: key.stringValue) != nil else { return }
-        stream.bytes.appendJSONNumber(value)
+        stream.output.appendNumber(value)
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws { encodeInteger(value, forKey: key) }
@@ -50,7 +50,7 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         guard let mark = stream.beginEntry(of: slot, key: key.stringValue) else { return }
-        try stream.writeMember(value, key: key, in: slot, since: mark)
+        try stream.writeMember(value, step: .key(key), in: slot, since: mark)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -76,13 +76,15 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     /// for an encoder to write later.
     private func nestedSlot(_ shape: JSONEncodingStream.Shape?, forKey key: some CodingKey) -> JSONEncodingStream.Slot {
         guard stream.beginEntry(of: slot, key: key.stringValue) != nil else { return .none }
-        let nested = stream.push(key: key)
+        let nested = stream.push(.key(key))
         if let shape { _ = stream.beginContainer(shape, in: nested) }
         return nested
     }
 
+    /// Inlined into each overload, so that the integer writer is specialized for its type.
+    @inline(__always)
     private func encodeInteger(_ value: some FixedWidthInteger, forKey key: Key) {
         guard stream.beginEntry(of: slot, key: key.stringValue) != nil else { return }
-        stream.bytes.appendJSONInteger(value)
+        stream.output.appendInteger(value)
     }
 }

@@ -25,29 +25,29 @@ struct JSONSlotEncoder: Encoder, SingleValueEncodingContainer {
 
     func encodeNil() throws {
         guard stream.beginScalar(in: slot) else { return }
-        stream.bytes.appendJSONLiteral("null")
+        stream.output.append("null")
     }
 
     func encode(_ value: Bool) throws {
         guard stream.beginScalar(in: slot) else { return }
-        stream.bytes.appendJSONLiteral(value ? "true" : "false")
+        stream.output.append(value ? "true" : "false")
     }
 
     func encode(_ value: String) throws {
         guard stream.beginScalar(in: slot) else { return }
-        stream.bytes.appendJSONString(value)
+        stream.output.appendString(value)
     }
 
     func encode(_ value: Double) throws {
         try JSONEncodingStream.checkFinite(value, codingPath: codingPath)
         guard stream.beginScalar(in: slot) else { return }
-        stream.bytes.appendJSONNumber(value)
+        stream.output.appendNumber(value)
     }
 
     func encode(_ value: Float) throws {
         try JSONEncodingStream.checkFinite(value, codingPath: codingPath)
         guard stream.beginScalar(in: slot) else { return }
-        stream.bytes.appendJSONNumber(value)
+        stream.output.appendNumber(value)
     }
 
     func encode(_ value: Int) throws { encodeInteger(value) }
@@ -65,10 +65,11 @@ struct JSONSlotEncoder: Encoder, SingleValueEncodingContainer {
 
     func encode<Value: Encodable>(_ value: Value) throws {
         try stream.writeValue(value, in: slot)
+        stream.fillIfEmpty(slot)
     }
 
     private func encodeInteger(_ value: some FixedWidthInteger) {
         guard stream.beginScalar(in: slot) else { return }
-        stream.bytes.appendJSONInteger(value)
+        stream.output.appendInteger(value)
     }
 }

@@ -8,29 +8,29 @@ struct JSONUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws {
         guard stream.beginElement(of: slot) != nil else { return }
-        stream.bytes.appendJSONLiteral("null")
+        stream.output.append("null")
     }
 
     mutating func encode(_ value: Bool) throws {
         guard stream.beginElement(of: slot) != nil else { return }
-        stream.bytes.appendJSONLiteral(value ? "true" : "false")
+        stream.output.append(value ? "true" : "false")
     }
 
     mutating func encode(_ value: String) throws {
         guard stream.beginElement(of: slot) != nil else { return }
-        stream.bytes.appendJSONString(value)
+        stream.output.appendString(value)
     }
 
     mutating func encode(_ value: Double) throws {
         try JSONEncodingStream.checkFinite(value, codingPath: codingPath + [JSONCodingKey(intValue: count)])
         guard stream.beginElement(of: slot) != nil else { return }
-        stream.bytes.appendJSONNumber(value)
+        stream.output.appendNumber(value)
     }
 
     mutating func encode(_ value: Float) throws {
         try JSONEncodingStream.checkFinite(value, codingPath: codingPath + [JSONCodingKey(intValue: count)])
         guard stream.beginElement(of: slot) != nil else { return }
-        stream.bytes.appendJSONNumber(value)
+        stream.output.appendNumber(value)
     }
 
     mutating func encode(_ value: Int) throws { encodeInteger(value) }
@@ -47,9 +47,9 @@ struct JSONUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt128) throws { encodeInteger(value) }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
-        let key = JSONCodingKey(intValue: count)
+        let index = count
         guard let mark = stream.beginElement(of: slot) else { return }
-        try stream.writeMember(value, key: key, in: slot, since: mark)
+        try stream.writeMember(value, step: .index(index), in: slot, since: mark)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -67,15 +67,15 @@ struct JSONUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     /// Starts the next element and opens its value: an object, an array, or (`nil`) a value
     /// for an encoder to write later.
     private func nestedSlot(_ shape: JSONEncodingStream.Shape?) -> JSONEncodingStream.Slot {
-        let key = JSONCodingKey(intValue: count)
+        let index = count
         guard stream.beginElement(of: slot) != nil else { return .none }
-        let nested = stream.push(key: key)
+        let nested = stream.push(.index(index))
         if let shape { _ = stream.beginContainer(shape, in: nested) }
         return nested
     }
 
     private func encodeInteger(_ value: some FixedWidthInteger) {
         guard stream.beginElement(of: slot) != nil else { return }
-        stream.bytes.appendJSONInteger(value)
+        stream.output.appendInteger(value)
     }
 }

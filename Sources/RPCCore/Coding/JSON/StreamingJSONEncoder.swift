@@ -15,7 +15,7 @@ struct StreamingJSONEncoder {
     /// or a top-level value that encodes nothing, as Foundation does.
     func encode<Value: Encodable>(_ value: Value) throws -> [UInt8]? {
         let stream = JSONEncodingStream()
-        let root = stream.push(key: nil)
+        let root = stream.push(nil)
         try stream.writeValue(value, in: root)
         guard !stream.cannotStream else { return nil }
         guard stream.shape(of: root) != .empty else {
@@ -25,6 +25,6 @@ struct StreamingJSONEncoder {
             )
         }
         stream.close(above: -1)
-        return stream.bytes
+        return stream.output.bytes()
     }
 }

@@ -1,10 +1,12 @@
-/// JSON scalars written as UTF-8, byte for byte as Foundation's `JSONEncoder` writes them
-/// with `.withoutEscapingSlashes`.
-extension Array where Element == UInt8 {
+import Foundation
+
+/// JSON scalars in UTF-8, byte for byte as Foundation's `JSONEncoder` writes them with
+/// `.withoutEscapingSlashes`.
+extension JSONOutput {
     /// Appends `string` in quotes, escaping `"`, `\` and the control characters U+0000 to U+001F
     /// (`\b \t \n \f \r` in their short forms, the others as `\u00xx`); everything else, `/` and
     /// non-ASCII included, is copied as it is.
-    mutating func appendJSONString(_ string: String) {
+    mutating func appendString(_ string: String) {
         append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
@@ -12,11 +14,11 @@ extension Array where Element == UInt8 {
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 appendEscape(of: byte)
                 runStart = index + 1
             }
-            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         append(UInt8(ascii: "\""))
     }
@@ -32,16 +34,16 @@ extension Array where Element == UInt8 {
         case 0x0D: append(UInt8(ascii: "r"))
         default:
             let hexDigits: StaticString = "0123456789abcdef"
-            append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            append("u00")
             append(hexDigits.utf8Start[Int(byte >> 4)])
             append(hexDigits.utf8Start[Int(byte & 0xF)])
         }
     }
 
     /// Appends an integer in decimal.
-    mutating func appendJSONInteger<Integer: FixedWidthInteger>(_ value: Integer) {
+    mutating func appendInteger<Integer: FixedWidthInteger>(_ value: Integer) {
         guard Integer.bitWidth <= 64 else {
-            append(contentsOf: value.description.utf8)
+            append(contentsOf: value.description)
             return
         }
         if value < 0 { append(UInt8(ascii: "-")) }
@@ -53,23 +55,21 @@ extension Array where Element == UInt8 {
                 digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             } while rest != 0
-            append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            append(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
     /// Appends a finite floating-point number as Foundation does: its shortest round-tripping
     /// `description` without a trailing `.0` (`1`, `0.1`, `1e-07`, `1e+21`, `-0`).
-    mutating func appendJSONNumber<Float: BinaryFloatingPoint & CustomStringConvertible>(_ value: Float) {
-        let text = value.description.utf8
-        if text.count > 2, text.suffix(2).elementsEqual(".0".utf8) {
-            append(contentsOf: text.dropLast(2))
-        } else {
-            append(contentsOf: text)
-        }
+    mutating func appendNumber<Float: BinaryFloatingPoint & CustomStringConvertible>(_ value: Float) {
+        let text = value.description
+        append(contentsOf: text.hasSuffix(".0") ? text.dropLast(2) : text[...])
     }
 
-    /// Appends `null`, `true` or `false`.
-    mutating func appendJSONLiteral(_ literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    /// Appends `date` as an RFC 3339 string.
+    mutating func appendDate(_ date: Date) {
+        append(UInt8(ascii: "\""))
+        RFC3339.withUTF8(of: date) { append($0) }
+        append(UInt8(ascii: "\""))
     }
 }
