@@ -2,6 +2,9 @@ import Foundation
 
 /// The JSON codec of the contract: camelCase keys, absent optionals omitted, unknown keys
 /// ignored, RFC 3339 UTC timestamps. A zero-length message decodes as `{}`.
+///
+/// Messages are encoded by `StreamingJSONEncoder` (keys in the order they are encoded) and
+/// decoded by Foundation's `JSONDecoder`.
 public struct JSONCodec: MessageCodec {
     private let encoder = StreamingJSONEncoder()
     /// For the rare message that fills its containers out of order, which a stream cannot write.
