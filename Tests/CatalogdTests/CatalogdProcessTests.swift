@@ -1,5 +1,6 @@
 import CatalogAPI
 import CatalogClient
+import ChildProcess
 import Foundation
 import RPCCore
 import Testing
@@ -120,7 +121,7 @@ struct CatalogdProcessTests {
     @Test("a database it cannot open: it exits non-zero, naming the path")
     func unreadableDatabase() async throws {
         let path = "/nonexistent-dir-\(UUID().uuidString)/x.sqlite"
-        let port = try CatalogdProcess.freePort()
+        let port = try freeLoopbackPort()
         let catalogd = try CatalogdProcess(
             arguments: ["--address", "127.0.0.1:\(port)", "--database", path],
             port: port,
@@ -135,7 +136,7 @@ struct CatalogdProcessTests {
 
     @Test("CATALOG_ADDRESS is honoured when --address is absent")
     func addressFromEnvironment() async throws {
-        let port = try CatalogdProcess.freePort()
+        let port = try freeLoopbackPort()
         let directory = try CatalogdProcess.makeDirectory()
         let catalogd = try CatalogdProcess(
             arguments: ["--database", directory.appendingPathComponent("catalog.sqlite").path],

@@ -1,4 +1,5 @@
 import CatalogAPI
+import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
@@ -35,7 +36,7 @@ struct CatalogdSeedDemoTests {
         #expect(firstExit.status == 0 && !firstExit.killedBySignal, "\(firstExit)")
 
         // Same directory, same database, a new port.
-        let port = try CatalogdProcess.freePort()
+        let port = try freeLoopbackPort()
         let second = try CatalogdProcess(
             arguments: [
                 "--address", "127.0.0.1:\(port)", "--database", first.directory.appendingPathComponent("catalog.sqlite").path,
@@ -60,7 +61,7 @@ struct CatalogdSeedDemoTests {
 
     @Test("CATALOG_SEED_DEMO=1 seeds like --seed-demo; without either the catalog stays empty")
     func environmentAndDefault() async throws {
-        let port = try CatalogdProcess.freePort()
+        let port = try freeLoopbackPort()
         let directory = try CatalogdProcess.makeDirectory()
         let seeded = try CatalogdProcess(
             arguments: ["--address", "127.0.0.1:\(port)", "--database", directory.appendingPathComponent("catalog.sqlite").path],

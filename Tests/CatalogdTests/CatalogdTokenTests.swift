@@ -1,3 +1,4 @@
+import ChildProcess
 import CatalogAPI
 import CatalogClient
 import Foundation
@@ -105,7 +106,7 @@ struct CatalogdTokenTests {
 
     @Test("without tokens on an address others can reach it refuses to start, naming the way out")
     func openElsewhereRefused() async throws {
-        let port = try CatalogdProcess.freePort()
+        let port = try freeLoopbackPort()
         let exit = try await Self.runUntilExit(["--address", "0.0.0.0:\(port)"], port: port)
         #expect(exit.status != 0 && !exit.killedBySignal, "\(exit)")
         #expect(exit.stderr.contains("refusing to serve 0.0.0.0:\(port) without tokens: it is not a loopback address"), "\(exit)")
@@ -116,7 +117,7 @@ struct CatalogdTokenTests {
     @Test("--allow-open or CATALOG_ALLOW_OPEN=1 lets it serve open on any address, with the warning",
           arguments: [(["--allow-open"], [String: String]()), ([], ["CATALOG_ALLOW_OPEN": "1"])])
     func allowOpen(arguments: [String], environment: [String: String]) async throws {
-        let port = try CatalogdProcess.freePort()
+        let port = try freeLoopbackPort()
         let directory = try CatalogdProcess.makeDirectory()
         let catalogd = try CatalogdProcess(
             arguments: ["--address", "0.0.0.0:\(port)", "--database", directory.appendingPathComponent("catalog.sqlite").path]
@@ -205,7 +206,7 @@ struct CatalogdTokenTests {
     static func runUntilExit(
         _ arguments: [String], environment: [String: String] = [:], port: Int? = nil
     ) async throws -> CatalogdProcess.Exit {
-        let port = try port ?? CatalogdProcess.freePort()
+        let port = try port ?? freeLoopbackPort()
         let directory = try CatalogdProcess.makeDirectory()
         let address = arguments.contains("--address") ? [] : ["--address", "127.0.0.1:\(port)"]
         let catalogd = try CatalogdProcess(

@@ -1,4 +1,5 @@
 import CatalogAPI
+import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
@@ -45,7 +46,7 @@ struct CrashDurabilityTests {
             let exit = try await catalogd.waitForExit(timeout: .seconds(10))
             #expect(exit.killedBySignal && exit.status == SIGKILL, "cycle \(cycle): \(exit)")
 
-            let port = try CatalogdProcess.freePort()
+            let port = try freeLoopbackPort()
             catalogd = try CatalogdProcess(
                 arguments: ["--address", "127.0.0.1:\(port)", "--database", database],
                 port: port,

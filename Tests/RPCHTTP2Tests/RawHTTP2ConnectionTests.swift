@@ -203,7 +203,7 @@ private final class NghttpdServer {
         // The free port can be taken between probing and nghttpd binding it: retry with a new port then.
         var lastError: Error = NghttpdError("nghttpd did not start")
         for _ in 0..<3 {
-            let port = try Self.freePort()
+            let port = try freeLoopbackPort()
             let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: Self.executable)
             process.arguments = ["--no-tls", "-a", "127.0.0.1", "-d", directory.path, String(port)]
@@ -260,24 +260,6 @@ private final class NghttpdServer {
         throw NghttpdError("nghttpd is not accepting connections on port \(port): \(String(describing: lastError))")
     }
 
-    /// A port the kernel considers free: bind 127.0.0.1:0, read the port back, close.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw NghttpdError("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw NghttpdError("bind/getsockname: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 private struct NghttpdError: Error, CustomStringConvertible {

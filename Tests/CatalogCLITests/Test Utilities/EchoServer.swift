@@ -1,4 +1,5 @@
 import CatalogAPI
+import ChildProcess
 import Foundation
 import Logging
 import RPCCore
@@ -36,16 +37,5 @@ func withTokenEchoServer<T>(_ body: (_ address: String) async throws -> T) async
 
 /// A `127.0.0.1:port` where nothing listens (a port the kernel just handed out and took back).
 func unusedAddress() throws -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw CLIProcessError("socket: errno \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-    }
-    guard bound else { throw CLIProcessError("bind: errno \(errno)") }
-    return "127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+    "127.0.0.1:\(try freeLoopbackPort())"
 }

@@ -76,7 +76,7 @@ final class CatalogdProcess: Sendable {
         extraArguments: [String] = [],
         readyTimeout: Duration = .seconds(20)
     ) async throws -> CatalogdProcess {
-        let port = try freePort()
+        let port = try freeLoopbackPort()
         let directory = try makeDirectory()
         let catalogd = try CatalogdProcess(
             arguments: ["--address", "127.0.0.1:\(port)", "--database", directory.appendingPathComponent("catalog.sqlite").path]
@@ -274,24 +274,6 @@ final class CatalogdProcess: Sendable {
         return directory
     }
 
-    /// A port the kernel considers free: bind 127.0.0.1:0, read the port back, close.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CatalogdProcessError("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw CatalogdProcessError("bind/getsockname: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 struct CatalogdProcessError: Error, CustomStringConvertible {
