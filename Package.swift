@@ -182,6 +182,7 @@ let package = Package(
                 "CatalogAPI",
                 "CatalogClient",
                 "CatalogServer",
+                "ChildProcess",
                 "CatalogStoreSQLite",
                 "RPCCore",
                 "RPCHTTP2",

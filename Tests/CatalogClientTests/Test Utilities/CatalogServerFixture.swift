@@ -1,6 +1,7 @@
 import CatalogClient
 import CatalogServer
 import CatalogStoreSQLite
+import ChildProcess
 import Foundation
 import Logging
 import RPCHTTP2
@@ -21,18 +22,19 @@ final class TestDatabase: Sendable {
     deinit { try? FileManager.default.removeItem(at: directory) }
 }
 
-/// Runs the real `CatalogServerApp` on `127.0.0.1:port` (0: a free port) over the SQLite
-/// file at `databasePath` while `body` runs with the port, then shuts it down gracefully.
+/// Runs the real `CatalogServerApp` on `127.0.0.1:port` (default: a free port outside the
+/// ephemeral range, so that a restart on it cannot collide with a client's port) over the
+/// SQLite file at `databasePath` while `body` runs with the port, then shuts it down gracefully.
 @discardableResult
 func withCatalogServer<T>(
-    port: Int = 0,
+    port: Int? = nil,
     databasePath: String,
     _ body: (_ port: Int) async throws -> T
 ) async throws -> T {
     let store = try SQLiteCatalogStore(path: databasePath)
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.host = "127.0.0.1"
-    configuration.port = port
+    configuration.port = try port ?? freeLoopbackPort()
     var logger = Logger(label: "test.catalog.client")
     logger.logLevel = .critical
     let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
