@@ -151,9 +151,13 @@ extension SQLiteCatalogStore {
         String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
     }
 
+    /// The options stored as `json`; decoded once per distinct text (see `DecodedOptionsCache`).
     static func decodeOptions(_ json: String) throws -> [FilterOption] {
-        try JSONDecoder().decode([FilterOption].self, from: Data(json.utf8))
+        try decodedOptions.options(for: json) { try JSONDecoder().decode([FilterOption].self, from: Data($0.utf8)) }
     }
+
+    /// Shared by every store: entries are keyed by their text, so they hold for any database.
+    private static let decodedOptions = DecodedOptionsCache(maxBytes: 8 << 20)
 
     // MARK: Time
 
