@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "CatalogClient", targets: ["CatalogClient"]),
         .executable(name: "catalogd", targets: ["catalogd"]),
         .executable(name: "catalog", targets: ["catalog"]),
+        // For the libFuzzer package in Fuzz/ only.
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -114,9 +116,18 @@ let package = Package(
             path: "Tests/CChildProcess"
         ),
         .target(
+            name: "FuzzTargets",
+            dependencies: ["RPCCore", "CatalogAPI"],
+            path: "Tests/FuzzTargets"
+        ),
+        .target(
             name: "ChildProcess",
             dependencies: ["CChildProcess"],
             path: "Tests/ChildProcess"
+        ),
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["FuzzTargets"]
         ),
         .testTarget(
             name: "ChildProcessTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh [swift test args...]: sets up the machine, builds everything including the tests, then
-# runs every test suite with `swift test` (serially: the socket tests are steadier that way on 2
-# cores). Extra arguments go to `swift test`, e.g. `scripts/test.sh --filter RPCCoreTests`.
+# runs every test suite with `swift test`, then fuzzes the deframer and request decoding for
+# FUZZ_SECONDS (default 60; scripts/fuzz.sh). Extra arguments go to `swift test` and skip the
+# fuzzing, e.g. `scripts/test.sh --filter RPCCoreTests`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== setup"
@@ -11,3 +12,7 @@ swift build --build-tests
 echo "== swift test $*"
 # The suite takes seconds; a run still going after 20 minutes is hung: fail instead of waiting.
 timeout --signal=INT --kill-after=30 1200 swift test "$@"
+if [ $# -eq 0 ]; then
+  echo "== fuzz for ${FUZZ_SECONDS:-60} s"
+  scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+fi

@@ -12,6 +12,8 @@ public enum CatalogContract {
         public let role: MethodRole
         public let requestSchema: JSONValue
         public let responseSchema: JSONValue
+        /// The type a request message decodes to.
+        public let requestType: any (Codable & Sendable).Type
 
         public init<Request: JSONSchemaDescribable, Response: JSONSchemaDescribable>(
             _ method: UnaryMethod<Request, Response>, role: MethodRole
@@ -20,6 +22,7 @@ public enum CatalogContract {
             self.role = role
             self.requestSchema = Request.jsonSchema
             self.responseSchema = Response.jsonSchema
+            self.requestType = Request.self
         }
 
         public init<Request: JSONSchemaDescribable, Response: JSONSchemaDescribable>(
@@ -29,6 +32,7 @@ public enum CatalogContract {
             self.role = role
             self.requestSchema = Request.jsonSchema
             self.responseSchema = Response.jsonSchema
+            self.requestType = Request.self
         }
     }
 

@@ -1,0 +1,97 @@
+import CatalogAPI
+import RPCCore
+
+/// What the fuzzer (`Fuzz/`, libFuzzer) and the corpus regression tests feed our parsers.
+///
+/// Each entry point takes arbitrary bytes, runs them through the code that reads a peer's
+/// input, and checks its promises: it either succeeds or fails with an `RPCError` of the
+/// status the contract gives that failure. A broken promise is a `FuzzFailure`; the fuzzer
+/// turns it into a crash, so libFuzzer saves the input.
+public enum FuzzTargets {
+    /// The limit the deframer runs with: small, so that oversize messages are easy to reach.
+    public static let maxMessageSize = 4096
+
+    /// Chooses the target by the first byte: even, the deframer; odd, a request's JSON.
+    public static func run(_ input: [UInt8]) throws(FuzzFailure) {
+        guard let first = input.first else { return }
+        let rest = Array(input.dropFirst())
+        if first % 2 == 0 {
+            try deframe(rest, gzip: first & 2 != 0, chunkSeed: Int(first >> 2))
+        } else {
+            let methods = CatalogContract.methods
+            let requestType = methods[Int(first >> 1) % methods.count].requestType
+            try decodeRequest(rest, as: requestType)
+        }
+    }
+
+    /// Feeds `bytes` to a deframer in pieces whose sizes come from `chunkSeed`, then ends the
+    /// stream. Every message must be within the limit, and, without compression, framing the
+    /// messages again must give back the bytes consumed.
+    public static func deframe(_ bytes: [UInt8], gzip: Bool, chunkSeed: Int) throws(FuzzFailure) {
+        var deframer = MessageDeframer(maxMessageSize: maxMessageSize, compression: gzip ? .gzip : .identity)
+        var messages: [[UInt8]] = []
+        var offset = 0
+        var chunk = chunkSeed % 7 + 1
+        do {
+            while offset < bytes.count {
+                let end = min(offset + chunk, bytes.count)
+                try deframer.append(Array(bytes[offset..<end]))
+                offset = end
+                chunk = chunk * 3 % 17 + 1
+                while let message = try deframer.next() {
+                    guard message.count <= maxMessageSize else {
+                        throw FuzzFailure("a message of \(message.count) bytes passed the limit of \(maxMessageSize)")
+                    }
+                    messages.append(message)
+                }
+            }
+            try deframer.checkEndOfStream()
+        } catch let error as RPCError {
+            try expect(error, in: [.internalError, .resourceExhausted], "the deframer")
+            return
+        } catch let failure as FuzzFailure {
+            throw failure
+        } catch {
+            throw FuzzFailure("the deframer threw \(error)")
+        }
+        if !gzip {
+            let reframed = messages.flatMap { MessageFramer.frame($0) }
+            guard reframed == bytes else {
+                throw FuzzFailure("framing the \(messages.count) messages again does not give the input back")
+            }
+        }
+    }
+
+    /// Decodes `bytes` as a `type` request the way the server does. When that succeeds, the
+    /// message encoded again must decode too.
+    public static func decodeRequest<Request: Codable & Sendable>(_ bytes: [UInt8], as type: Request.Type) throws(FuzzFailure) {
+        let codec = JSONCodec()
+        let request: Request
+        do {
+            request = try codec.decode(type, from: bytes)
+        } catch {
+            try expect(error, in: [.invalidArgument], "decoding \(type)")
+            return
+        }
+        do {
+            _ = try codec.decode(type, from: try codec.encode(request))
+        } catch {
+            throw FuzzFailure("\(type) decoded, but its encoding does not decode again: \(error)")
+        }
+    }
+
+    private static func expect(_ error: RPCError, in codes: Set<StatusCode>, _ what: String) throws(FuzzFailure) {
+        guard codes.contains(error.code) else {
+            throw FuzzFailure("\(what) failed with \(error.code), expected one of \(codes): \(error.message)")
+        }
+    }
+}
+
+/// A promise the code under fuzzing broke.
+public struct FuzzFailure: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

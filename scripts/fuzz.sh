@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# fuzz.sh [SECONDS]: builds Fuzz/ with libFuzzer and AddressSanitizer, then fuzzes the message
+# deframer and the JSON decoding of every request of the contract for SECONDS (default 60).
+# Seeds and a dictionary come from Schema/catalog.v1.json, plus every input in Fuzz/Regressions.
+# On a crash it exits non-zero and prints the input (base64): add it to Fuzz/Regressions, where
+# `swift test` replays it (FuzzRegressionTests), then fix the code.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# ld.gold fails on the sanitizer runtime's debug info; the toolchain's lld links it.
+printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld" \
+  > "$work/toolset.json"
+swift build --package-path Fuzz -c release --toolset "$work/toolset.json" \
+  -Xswiftc -sanitize=fuzzer,address --product fuzz-rpc
+python3 Fuzz/seeds.py Schema/catalog.v1.json "$work/seeds" "$work/dictionary"
+cp Fuzz/Regressions/* "$work/seeds/"
+mkdir "$work/corpus" "$work/crashes"
+
+status=0
+Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
+  -dict="$work/dictionary" -artifact_prefix="$work/crashes/" "$work/corpus" "$work/seeds" || status=$?
+for crash in "$work"/crashes/*; do
+  [ -e "$crash" ] || continue
+  echo "fuzz: $(basename "$crash") (base64): $(base64 -w0 "$crash")"
+done
+exit "$status"
