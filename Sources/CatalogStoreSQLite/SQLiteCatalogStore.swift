@@ -11,6 +11,8 @@ import Synchronization
 /// what the real call would.
 public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
+    /// A read-only connection of its own for `pointRead`, outside the pool (see there).
+    private let pointReader: DatabaseQueue
     private let checkpointer: WALCheckpointer
     /// Told about every committed filter change (see `observeFilterChanges`).
     let filterObserver = Mutex<FilterObserver?>(nil)
@@ -22,6 +24,9 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            pointReader = try DatabaseQueue(path: path, configuration: readOnly)
             checkpointer = try WALCheckpointer(path: path)
             database.writeWithoutTransaction { [checkpointer] db in checkpointer.install(on: db) }
         } catch let error as DatabaseError {
@@ -45,9 +50,14 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// Runs a point read (a primary-key lookup, microseconds) on the calling thread: two
     /// thread hops to GRDB's queue and back would cost more than the query. Anything that may
     /// scan goes through `read` instead, so it never holds up the caller's event loop.
+    ///
+    /// It reads through a connection of its own, never one of the pool's: an async read holds
+    /// a pooled reader while its task waits to resume on its event loop, so an event loop
+    /// blocked waiting for a pooled reader could wait forever (a deadlock the soak test found).
+    /// Nothing holds `pointReader` across a suspension, so waiting for it always ends.
     func pointRead<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
         do {
-            return try database.read(body)
+            return try pointReader.read(body)
         } catch {
             throw Self.mapError(error)
         }
