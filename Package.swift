@@ -223,7 +223,8 @@ let package = Package(
                 "CatalogAPI",
                 "CatalogClient",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            resources: [.copy("Python")]
         ),
     ]
 )

@@ -12,9 +12,9 @@ struct WatchMemoryTests {
         defer { catalogd.kill() }
         // The first round warms up every pool and cache; the second must not add to it.
         try await Self.subscribeAndCancel(port: catalogd.port, cycles: 10_000)
-        let baseline = try Self.residentKiB(of: catalogd.processIdentifier)
+        let baseline = try residentMemoryKiB(of: catalogd.processIdentifier)
         try await Self.subscribeAndCancel(port: catalogd.port, cycles: 10_000)
-        let after = try Self.residentKiB(of: catalogd.processIdentifier)
+        let after = try residentMemoryKiB(of: catalogd.processIdentifier)
         // A subscriber costs about 5 KiB; 400 bytes a cycle would leak 4 MB over 10 000.
         #expect(after - baseline < 4_096, "resident memory grew from \(baseline) KiB to \(after) KiB")
     }
@@ -39,12 +39,5 @@ struct WatchMemoryTests {
             }
             try await group.waitForAll()
         }
-    }
-
-    /// The process's resident set size (`VmRSS`), in KiB.
-    private static func residentKiB(of pid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }
 }

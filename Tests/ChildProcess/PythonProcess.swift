@@ -1,31 +1,25 @@
-import ChildProcess
 import Foundation
 import Glibc
 import Synchronization
 
-/// A script from the test bundle's `Python/` folder, running under `python3` as a child process.
+/// A Python script running under `python3` as a child process.
 ///
 /// stdout is a pipe read with deadlines (`readLine`, `readToEnd`); stderr goes to a temporary
 /// file so that it can never fill a pipe and block the child, and is kept for diagnostics.
 ///
 /// `stop()` sends SIGKILL: nothing of a script needs a graceful stop. (`ChildProcess` starts it
 /// with no signal blocked, so SIGTERM would work too, whichever thread launched it.)
-final class PythonProcess: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
+public final class PythonProcess: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
 
-    /// The bundled `Python/` folder.
-    static var scriptsDirectory: URL {
-        get throws {
-            guard let url = Bundle.module.url(forResource: "Python", withExtension: nil) else {
-                throw Failure(description: "the Python test resources are missing from the bundle")
-            }
-            return url
+        public init(description: String) {
+            self.description = description
         }
     }
 
-    let script: String
+    /// The script's file name, for messages.
+    public let script: String
     private let process: ChildProcess
     private let stdoutFD: Int32
     private let stdoutPipe: Pipe
@@ -33,10 +27,10 @@ final class PythonProcess: Sendable {
     /// Bytes read from stdout and not returned yet (past the last line returned).
     private let pending = Mutex<[UInt8]>([])
 
-    /// Launches `python3 <script> <arguments...>`.
-    init(script: String, arguments: [String]) throws {
+    /// Launches `python3 <scriptURL> <arguments...>`.
+    public init(scriptURL: URL, arguments: [String]) throws {
+        let script = scriptURL.lastPathComponent
         self.script = script
-        let scriptURL = try Self.scriptsDirectory.appendingPathComponent(script)
         stderrURL = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(script)-\(UUID().uuidString).stderr")
         guard FileManager.default.createFile(atPath: stderrURL.path, contents: nil) else {
@@ -68,16 +62,16 @@ final class PythonProcess: Sendable {
         try? FileManager.default.removeItem(at: stderrURL)
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// What the script wrote to stderr so far.
-    var standardError: String {
+    public var standardError: String {
         (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
     }
 
     /// The next line of stdout, without its newline. Throws at end of file or when no full line
     /// arrived within `timeout`.
-    func readLine(timeout: Duration = .seconds(20)) async throws -> String {
+    public func readLine(timeout: Duration = .seconds(20)) async throws -> String {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         return try await Self.onDedicatedThread { [self] in
             while true {
@@ -97,7 +91,7 @@ final class PythonProcess: Sendable {
     }
 
     /// The rest of stdout up to end of file. Throws when the file did not end within `timeout`.
-    func readToEnd(timeout: Duration = .seconds(120)) async throws -> [UInt8] {
+    public func readToEnd(timeout: Duration = .seconds(120)) async throws -> [UInt8] {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         return try await Self.onDedicatedThread { [self] in
             var output = pending.withLock { buffer in
@@ -112,7 +106,7 @@ final class PythonProcess: Sendable {
     }
 
     /// Waits for the process to exit on its own (call after `readToEnd`) and returns its exit status.
-    func exitStatus() async -> Int32 {
+    public func exitStatus() async -> Int32 {
         await Self.onDedicatedThread { [process] in
             process.waitUntilExit()
             return process.terminationStatus
@@ -120,7 +114,7 @@ final class PythonProcess: Sendable {
     }
 
     /// Kills the process (SIGKILL) if it still runs and reaps it.
-    func stop() async {
+    public func stop() async {
         await Self.onDedicatedThread { [process] in
             process.send(signal: SIGKILL)
             process.waitUntilExit()
@@ -166,24 +160,5 @@ final class PythonProcess: Sendable {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: body()) }.start()
         }
-    }
-}
-
-/// Runs `echo_server.py` (the grpcio reference implementation of `echo.v1.Echo`) on a free
-/// loopback port while `body` runs, and always stops it afterwards.
-func withGrpcioEchoServer<T>(_ body: (_ port: Int) async throws -> T) async throws -> T {
-    let server = try PythonProcess(script: "echo_server.py", arguments: ["--port", "0"])
-    do {
-        let line = try await server.readLine(timeout: .seconds(20))
-        let prefix = "LISTENING "
-        guard line.hasPrefix(prefix), let port = Int(line.dropFirst(prefix.count)), port > 0 else {
-            throw PythonProcess.Failure(description: "echo_server.py printed \"\(line)\"; stderr:\n\(server.standardError)")
-        }
-        let result = try await body(port)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2

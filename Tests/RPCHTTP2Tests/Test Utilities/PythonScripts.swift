@@ -1,0 +1,31 @@
+import ChildProcess
+import Foundation
+
+extension PythonProcess {
+    /// Launches `python3 Python/<script> <arguments...>` from the test bundle.
+    convenience init(script: String, arguments: [String]) throws {
+        guard let directory = Bundle.module.url(forResource: "Python", withExtension: nil) else {
+            throw Failure(description: "the Python test resources are missing from the bundle")
+        }
+        try self.init(scriptURL: directory.appendingPathComponent(script), arguments: arguments)
+    }
+}
+
+/// Runs `echo_server.py` (the grpcio reference implementation of `echo.v1.Echo`) on a free
+/// loopback port while `body` runs, and always stops it afterwards.
+func withGrpcioEchoServer<T>(_ body: (_ port: Int) async throws -> T) async throws -> T {
+    let server = try PythonProcess(script: "echo_server.py", arguments: ["--port", "0"])
+    do {
+        let line = try await server.readLine(timeout: .seconds(20))
+        let prefix = "LISTENING "
+        guard line.hasPrefix(prefix), let port = Int(line.dropFirst(prefix.count)), port > 0 else {
+            throw PythonProcess.Failure(description: "echo_server.py printed \"\(line)\"; stderr:\n\(server.standardError)")
+        }
+        let result = try await body(port)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
