@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         .systemLibrary(
@@ -48,6 +51,8 @@ let package = Package(
                 "CNGHTTP2",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -125,6 +130,15 @@ let package = Package(
             dependencies: ["CChildProcess"],
             path: "Tests/ChildProcess"
         ),
+        .target(
+            name: "TestCertificates",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/TestCertificates"
+        ),
         .testTarget(
             name: "FuzzRegressionTests",
             dependencies: ["FuzzTargets"]
@@ -147,9 +161,12 @@ let package = Package(
                 "RPCCore",
                 "RPCHTTP2",
                 "ChildProcess",
+                "TestCertificates",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -205,6 +222,7 @@ let package = Package(
             dependencies: [
                 "CatalogCLI",
                 "ChildProcess",
+                "TestCertificates",
                 "CatalogClient",
                 "CatalogServer",
                 "CatalogStoreSQLite",
@@ -218,6 +236,7 @@ let package = Package(
             dependencies: [
                 "catalogd",
                 "ChildProcess",
+                "TestCertificates",
                 "RPCCore",
                 "RPCHTTP2",
                 "CatalogAPI",
