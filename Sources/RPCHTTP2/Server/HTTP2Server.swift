@@ -1,11 +1,13 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import RPCCore
 import ServiceLifecycle
 import Synchronization
 
-/// Serves a `Router` over HTTP/2 (h2c with prior knowledge) through nghttp2.
+/// Serves a `Router` over HTTP/2 through nghttp2: h2c with prior knowledge, or TLS with ALPN
+/// `h2` when `configuration.tls` is set.
 ///
 /// `run()` listens until graceful shutdown (ServiceLifecycle, or `beginGracefulShutdown()`):
 /// then it stops accepting, sends GOAWAY on every connection, lets in-flight calls finish
@@ -132,6 +134,8 @@ public final class HTTP2Server: Service, Sendable {
         }
         channel.closeFuture.whenComplete { _ in
             _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
+            // Also when the connection closed before HTTP/2 started (a failed TLS handshake).
+            continuation.finish()
         }
         let handler = ServerConnectionHandler(
             configuration: configuration,
@@ -139,7 +143,13 @@ public final class HTTP2Server: Service, Sendable {
             calls: continuation,
             logger: logger
         )
-        try channel.pipeline.syncOperations.addHandler(handler)
+        if let tls = configuration.tls {
+            try channel.pipeline.syncOperations.addHandlers(
+                NIOSSLServerHandler(context: tls.currentContext),
+                ServerTLSHandshakeHandler(connectionHandler: handler, timeout: configuration.tlsHandshakeTimeout, logger: logger))
+        } else {
+            try channel.pipeline.syncOperations.addHandler(handler)
+        }
         return ServerConnection(calls: calls, executor: EventLoopTaskExecutor(channel.eventLoop))
     }
 }

@@ -34,6 +34,12 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// caller, messages and bytes; never metadata); `nil` writes none. Checked against the
     /// logger's level once per connection, so a dropped level costs nothing per call. Default `nil`.
     public var accessLogLevel: Logger.Level?
+    /// TLS with ALPN `h2` on every connection; `nil` serves cleartext HTTP/2 (h2c with prior
+    /// knowledge). Default `nil`.
+    public var tls: ServerTLS?
+    /// How long a TLS handshake may take; a peer that has not finished it by then is
+    /// disconnected, so it holds no connection slot for longer. Default 10 s.
+    public var tlsHandshakeTimeout: Duration
 
     /// The defaults documented on each property.
     public static var defaults: HTTP2ServerConfiguration {
@@ -52,7 +58,9 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
             idleTimeout: .seconds(300),
             shutdownGracePeriod: .seconds(10),
             abuseLimits: .defaults,
-            accessLogLevel: nil
+            accessLogLevel: nil,
+            tls: nil,
+            tlsHandshakeTimeout: .seconds(10)
         )
     }
 }
