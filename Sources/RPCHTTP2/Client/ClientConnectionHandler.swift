@@ -9,6 +9,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     private let configuration: HTTP2ClientConfiguration
     private let authority: String
+    private let scheme: String
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
     private var streams: [Int32: ClientStreamState] = [:]
@@ -16,11 +17,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private var flushScheduled = false
     /// Why no new call can start: the server sent GOAWAY or the connection closed.
     private var unavailableReason: String?
+    /// Whether any byte came from the server yet.
+    private var heardFromServer = false
     private var keepalive: KeepalivePinger?
 
     init(configuration: HTTP2ClientConfiguration, authority: String) {
         self.configuration = configuration
         self.authority = authority
+        self.scheme = configuration.tls == nil ? "http" : "https"
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -48,6 +52,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let session else { return }
         let buffer = unwrapInboundIn(data)
+        if !heardFromServer {
+            heardFromServer = true
+            if configuration.tls == nil && Self.looksLikeTLS(buffer) {
+                failAll(RPCError(.unavailable, "the server answered with TLS to this cleartext connection: connect with TLS"))
+                context.close(promise: nil)
+                return
+            }
+        }
         keepalive?.received()
         isReading = true
         defer { isReading = false }
@@ -71,7 +83,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         keepalive?.stop()
-        failAll(RPCError(.unavailable, "the connection closed"))
+        failAll(RPCError(
+            .unavailable,
+            heardFromServer || configuration.tls != nil
+                ? "the connection closed"
+                : "the server closed the connection without a word (does it expect TLS?)"))
         context.fireChannelInactive()
     }
 
@@ -81,8 +97,18 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        failAll(RPCError(.unavailable, "connection error: \(error)"))
+        failAll(RPCError(.unavailable, "connection error: \(TLSFailure(error, peer: "server"))"))
         context.close(promise: nil)
+    }
+
+    /// Whether `buffer` starts like a TLS record (a handshake or an alert, SSL 3 to TLS 1.3).
+    /// No HTTP/2 server starts so: its first frame is SETTINGS, whose 3-byte length would
+    /// then be over 1 MiB.
+    private static func looksLikeTLS(_ buffer: ByteBuffer) -> Bool {
+        guard let type = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
+            let major = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self)
+        else { return false }
+        return (type == 0x15 || type == 0x16) && major == 0x03
     }
 
     // MARK: Calls (on the event loop)
@@ -92,7 +118,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         if let unavailableReason { throw RPCError(.unavailable, unavailableReason) }
         guard let session, let context else { throw RPCError(.unavailable, "the connection is not ready") }
         var headers: [(name: String, value: String)] = [
-            (":method", "POST"), (":scheme", "http"), (":path", method.path), (":authority", authority),
+            (":method", "POST"), (":scheme", scheme), (":path", method.path), (":authority", authority),
             ("content-type", configuration.contentType), ("te", "trailers"), ("user-agent", "catalog-swift/1"),
             ("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader),
         ]

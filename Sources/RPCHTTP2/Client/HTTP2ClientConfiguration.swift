@@ -8,7 +8,7 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var connectionWindowSize: Int
     /// Buffered request bytes per call above which `send` waits. Default 64 KiB.
     public var streamWriteBufferSize: Int
-    /// How long connecting may take. Default 10 s.
+    /// How long connecting, the TLS handshake included, may take. Default 10 s.
     public var connectTimeout: Duration
     /// Interval between keepalive PINGs, sent only when nothing was received since the last
     /// one; `nil` disables them. Default 60 s.
@@ -19,6 +19,9 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// The `content-type` of requests. Default `application/grpc` (JSON), which every gRPC
     /// server accepts.
     public var contentType: String
+    /// TLS with ALPN `h2`, verifying the server's certificate; `nil` connects over cleartext
+    /// HTTP/2 with prior knowledge. Default `nil`.
+    public var tls: ClientTLS?
 
     /// The defaults documented on each property.
     public static var defaults: HTTP2ClientConfiguration {
@@ -30,7 +33,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
             connectTimeout: .seconds(10),
             keepaliveInterval: .seconds(60),
             keepaliveTimeout: .seconds(20),
-            contentType: "application/grpc"
+            contentType: "application/grpc",
+            tls: nil
         )
     }
 }

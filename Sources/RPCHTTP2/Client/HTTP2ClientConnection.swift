@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
 import RPCCore
 
 /// One HTTP/2 connection to a server, multiplexing every call made through it.
@@ -19,28 +20,60 @@ public final class HTTP2ClientConnection: ClientTransport, Sendable {
         self.handler = handler
     }
 
-    /// Connects to `host:port` over cleartext HTTP/2 with prior knowledge.
+    /// Connects to `host:port`: over cleartext HTTP/2 with prior knowledge, or over TLS with
+    /// ALPN `h2` when `configuration.tls` is set, in which case it returns once the handshake
+    /// is done.
+    ///
+    /// - Throws: `RPCError` UNAVAILABLE when the server cannot be reached, the TLS handshake
+    ///   fails (the message says why: an untrusted certificate, a server without TLS…), or a
+    ///   TLS file cannot be read.
     public static func connect(
         host: String,
         port: Int,
         configuration: HTTP2ClientConfiguration = .defaults,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(RPCError) -> HTTP2ClientConnection {
+        let tls: (context: NIOSSLContext, serverName: String?)?
         do {
-            let (channel, handler) = try await ClientBootstrap(group: eventLoopGroup)
+            tls = try configuration.tls.map { settings throws(TLSFileError) in
+                (try settings.makeContext(), settings.serverName(connectingTo: host))
+            }
+        } catch {
+            throw RPCError(.unavailable, "cannot connect to \(host):\(port): \(error)")
+        }
+        do {
+            let (channel, handler, ready) = try await ClientBootstrap(group: eventLoopGroup)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connectTimeout(TimeAmount(configuration.connectTimeout))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let handler = ClientConnectionHandler(configuration: configuration, authority: "\(host):\(port)")
-                        try channel.pipeline.syncOperations.addHandler(handler)
-                        return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
+                        let ready = try addHandlers(handler, to: channel, tls: tls, timeout: configuration.connectTimeout)
+                        return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop), ready)
                     }
                 }
+            try await ready?.get()
             return HTTP2ClientConnection(channel: channel, handler: handler)
         } catch {
             throw RPCError(.unavailable, "cannot connect to \(host):\(port): \(error)")
         }
+    }
+
+    /// Puts `handler` on `channel`, behind TLS when `tls` is given; the future tells when the
+    /// TLS handshake is done (`nil`: no TLS, nothing to wait for).
+    private static func addHandlers(
+        _ handler: ClientConnectionHandler, to channel: any Channel, tls: (context: NIOSSLContext, serverName: String?)?,
+        timeout: Duration
+    ) throws -> EventLoopFuture<Void>? {
+        guard let tls else {
+            try channel.pipeline.syncOperations.addHandler(handler)
+            return nil
+        }
+        let ready = channel.eventLoop.makePromise(of: Void.self)
+        try channel.pipeline.syncOperations.addHandlers(
+            NIOSSLClientHandler(context: tls.context, serverHostname: tls.serverName),
+            ClientTLSHandshakeHandler(connectionHandler: handler, timeout: timeout, ready: ready))
+        return ready.futureResult
     }
 
     public func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream {
