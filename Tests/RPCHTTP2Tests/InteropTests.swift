@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
+import TestCertificates
 import Testing
 
 /// What `echo_client.py` prints: one JSON object with a result per call (codes by name).
@@ -78,7 +79,7 @@ private struct GrpcioClientReport: Decodable {
     }
 }
 
-/// What `auth_client.py` prints for each call.
+/// What `auth_client.py` and `tls_client.py` print for each call.
 private struct GrpcioAuthOutcome: Decodable {
     var code: String
     var details: String?
@@ -168,6 +169,31 @@ struct InteropTests {
             #expect(report["token"]?.text == "with token")
             #expect(report["stream_no_token"]?.code == "UNAUTHENTICATED", "\(stdout)")
             #expect(report["stream_no_token"]?.received == 0)
+        }
+    }
+
+    @Test("grpcio calls our server over TLS, trusting only the test's CA", arguments: [nil, "localhost"])
+    func grpcioOverTLS(serverName: String?) async throws {
+        let pki = try TestPKI()
+        let tls = try pki.serverTLS()
+        try await withTestServer(configure: { $0.tls = tls }) { server in
+            let arguments = ["--target", "127.0.0.1:\(server.port)", "--ca", pki.caFile] + (serverName.map { ["--server-name", $0] } ?? [])
+            let client = try PythonProcess(script: "tls_client.py", arguments: arguments)
+            let output: [UInt8]
+            do {
+                output = try await client.readToEnd()
+            } catch {
+                await client.stop()
+                throw error
+            }
+            let status = await client.exitStatus()
+            let stdout = String(decoding: output, as: UTF8.self)
+            try #require(status == 0, "tls_client.py exited with \(status); stdout: \(stdout)\nstderr:\n\(client.standardError)")
+            let report = try JSONDecoder().decode([String: GrpcioAuthOutcome].self, from: Data(output))
+            #expect(report["unary"]?.code == "OK", "\(stdout)")
+            #expect(report["unary"]?.text == "over TLS")
+            #expect(report["stream"]?.code == "OK", "\(stdout)")
+            #expect(report["stream"]?.received == 5)
         }
     }
 
