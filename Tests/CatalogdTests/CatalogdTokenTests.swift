@@ -74,7 +74,7 @@ struct CatalogdTokenTests {
         let path = TokenFiles.freshPath()
         if let contents = file.contents { try TokenFiles.write(contents, to: path) }
         defer { try? FileManager.default.removeItem(at: path) }
-        let exit = try await Self.runUntilExit(["--tokens", path.path])
+        let exit = try await CatalogdProcess.runUntilExit(["--tokens", path.path])
         #expect(exit.status != 0 && !exit.killedBySignal, "\(exit)")
         #expect(exit.stderr.contains("token file '\(path.path)': \(file.problem)"), "\(exit)")
         #expect(!exit.stderr.contains("catalogd ready"), "\(exit)")
@@ -85,7 +85,7 @@ struct CatalogdTokenTests {
         let path = TokenFiles.freshPath()
         try TokenFiles.write("{", to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let exit = try await Self.runUntilExit([], environment: ["CATALOG_TOKENS": path.path])
+        let exit = try await CatalogdProcess.runUntilExit([], environment: ["CATALOG_TOKENS": path.path])
         #expect(exit.status != 0, "\(exit)")
         #expect(exit.stderr.contains("token file '\(path.path)': it is not valid JSON"), "\(exit)")
     }
@@ -107,7 +107,7 @@ struct CatalogdTokenTests {
     @Test("without tokens on an address others can reach it refuses to start, naming the way out")
     func openElsewhereRefused() async throws {
         let port = try freeLoopbackPort()
-        let exit = try await Self.runUntilExit(["--address", "0.0.0.0:\(port)"], port: port)
+        let exit = try await CatalogdProcess.runUntilExit(["--address", "0.0.0.0:\(port)"], port: port)
         #expect(exit.status != 0 && !exit.killedBySignal, "\(exit)")
         #expect(exit.stderr.contains("refusing to serve 0.0.0.0:\(port) without tokens: it is not a loopback address"), "\(exit)")
         #expect(exit.stderr.contains("--tokens FILE") && exit.stderr.contains("--allow-open"), "\(exit)")
@@ -199,20 +199,5 @@ struct CatalogdTokenTests {
         }
         await client.close()
         return code
-    }
-
-    /// Runs catalogd with `arguments` (plus a fresh database, and `--address` on a free
-    /// loopback port unless given) until it exits on its own.
-    static func runUntilExit(
-        _ arguments: [String], environment: [String: String] = [:], port: Int? = nil
-    ) async throws -> CatalogdProcess.Exit {
-        let port = try port ?? freeLoopbackPort()
-        let directory = try CatalogdProcess.makeDirectory()
-        let address = arguments.contains("--address") ? [] : ["--address", "127.0.0.1:\(port)"]
-        let catalogd = try CatalogdProcess(
-            arguments: address + ["--database", directory.appendingPathComponent("catalog.sqlite").path] + arguments,
-            environment: environment, port: port, directory: directory)
-        defer { catalogd.kill() }
-        return try await catalogd.waitForExit()
     }
 }

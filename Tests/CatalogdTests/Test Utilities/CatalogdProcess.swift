@@ -267,6 +267,21 @@ final class CatalogdProcess: Sendable {
         return binary
     }
 
+    /// Runs catalogd with `arguments` (plus a fresh database, and `--address` on a free
+    /// loopback port unless given) until it exits on its own.
+    static func runUntilExit(
+        _ arguments: [String], environment: [String: String] = [:], port: Int? = nil
+    ) async throws -> Exit {
+        let port = try port ?? freeLoopbackPort()
+        let directory = try makeDirectory()
+        let address = arguments.contains("--address") ? [] : ["--address", "127.0.0.1:\(port)"]
+        let catalogd = try CatalogdProcess(
+            arguments: address + ["--database", directory.appendingPathComponent("catalog.sqlite").path] + arguments,
+            environment: environment, port: port, directory: directory)
+        defer { catalogd.kill() }
+        return try await catalogd.waitForExit()
+    }
+
     /// A fresh temporary directory.
     static func makeDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalogd-tests-\(UUID().uuidString)")
