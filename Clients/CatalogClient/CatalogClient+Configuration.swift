@@ -9,12 +9,14 @@ extension CatalogClient {
     /// var configuration = CatalogClient.Configuration.defaults
     /// configuration.defaultCallOptions.timeout = .seconds(5)
     /// configuration.connection.keepaliveInterval = .seconds(30)
+    /// configuration.connection.tls = ClientTLS(caFile: "ca.pem", serverName: "catalog.example.com")
     /// let catalog = try await CatalogClient.connect(port: 50051, configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
-        /// The HTTP/2 connection: connect timeout, keepalive, message and window sizes.
-        /// Default `HTTP2ClientConfiguration.defaults` (10 s connect timeout, a keepalive PING
-        /// after 60 s of silence, closed when unanswered for 20 s).
+        /// The HTTP/2 connection: connect timeout, keepalive, message and window sizes, and
+        /// `tls` (a `ClientTLS`: CA file, server name, client certificate; `insecure` for tests
+        /// only). Default `HTTP2ClientConfiguration.defaults` (10 s connect timeout, a
+        /// keepalive PING after 60 s of silence, closed when unanswered for 20 s, cleartext).
         public var connection: HTTP2ClientConfiguration
         /// Options every call starts from; a call's own options are laid over them (see
         /// `CallOptions.merged(over:)`). Default: no timeout, no metadata, no token, identity.

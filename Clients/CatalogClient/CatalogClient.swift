@@ -41,23 +41,35 @@ public final class CatalogClient: Sendable {
         )
     }
 
-    /// Connects to `catalogd` at `host:port` over cleartext HTTP/2.
+    /// Connects to `catalogd` at `host:port`, over cleartext HTTP/2 or, with `tls`, over TLS.
+    ///
+    /// ```swift
+    /// let catalog = try await CatalogClient.connect(
+    ///     host: "catalog.example.com", port: 443, bearerToken: token, tls: ClientTLS(caFile: "ca.pem"))
+    /// ```
     ///
     /// - Parameters:
     ///   - host: The server's host name or IP address. Default `127.0.0.1`.
     ///   - port: The server's port. Default `50051`, where `catalogd` listens by default.
     ///   - bearerToken: A token sent with every call (`authorization: Bearer <token>`)
     ///     unless a call's options carry another; `nil` sends none.
+    ///   - tls: TLS with ALPN `h2`: the CAs that may sign the server's certificate (default:
+    ///     the system's), the name it must be valid for (default: `host`), a client
+    ///     certificate for mutual TLS; `nil` keeps `configuration.connection.tls` (by default
+    ///     none: cleartext).
     ///   - configuration: Connection, default call options, retries and reconnection.
-    /// - Throws: `RPCError` with UNAVAILABLE when the server cannot be reached now.
+    /// - Throws: `RPCError` with UNAVAILABLE when the server cannot be reached now, or the TLS
+    ///   handshake fails (the message says why, e.g. an untrusted certificate).
     public static func connect(
         host: String = "127.0.0.1",
         port: Int = 50051,
         bearerToken: String? = nil,
+        tls: ClientTLS? = nil,
         configuration: Configuration = .defaults
     ) async throws(RPCError) -> CatalogClient {
         var configuration = configuration
         if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
+        if let tls { configuration.connection.tls = tls }
         let connection = try await HTTP2ClientConnection.connect(host: host, port: port, configuration: configuration.connection)
         let connections = ConnectionManager(
             host: host, port: port, configuration: configuration.connection,
