@@ -32,6 +32,27 @@ struct Catalogd: AsyncParsableCommand {
             """, valueName: "file"))
     var tokens: String?
 
+    @Option(
+        name: .customLong("tls-cert"),
+        help: ArgumentHelp(
+            """
+            Serve TLS (ALPN h2) with this PEM certificate chain, the server's certificate first (env \
+            CATALOG_TLS_CERT); needs --tls-key. SIGHUP reads the files again for new connections.
+            """, valueName: "file"))
+    var tlsCert: String?
+
+    @Option(
+        name: .customLong("tls-key"),
+        help: ArgumentHelp("The PEM private key of --tls-cert, unencrypted (env CATALOG_TLS_KEY).", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(
+        name: .customLong("tls-client-ca"),
+        help: ArgumentHelp(
+            "Require a client certificate signed by a CA of this PEM file (mutual TLS; env CATALOG_TLS_CLIENT_CA).",
+            valueName: "file"))
+    var tlsClientCA: String?
+
     @Flag(help: "Serve without --tokens on an address that is not loopback (env CATALOG_ALLOW_OPEN=1).")
     var allowOpen = false
 
@@ -106,6 +127,9 @@ struct Catalogd: AsyncParsableCommand {
         let authorizer = try Self.makeAuthorizer(
             tokensPath: tokensPath, address: listen, allowOpen: allowOpen || Self.isSet(environment["CATALOG_ALLOW_OPEN"]),
             logger: logger)
+        let tls = try Self.makeTLS(
+            certificate: tlsCert ?? environment["CATALOG_TLS_CERT"], key: tlsKey ?? environment["CATALOG_TLS_KEY"],
+            clientCA: tlsClientCA ?? environment["CATALOG_TLS_CLIENT_CA"])
         let databasePath = database ?? environment["CATALOG_DATABASE"] ?? "catalog.sqlite"
         let store: SQLiteCatalogStore
         do {
@@ -162,15 +186,17 @@ struct Catalogd: AsyncParsableCommand {
         configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
         configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
         configuration.accessLogLevel = accessLog || Self.isSet(environment["CATALOG_ACCESS_LOG"]) ? .info : nil
+        configuration.tls = tls
 
         var filterLimits = FilterHub.Limits()
         filterLimits.maxSubscribers = maxWatchSubscribers
         let app = CatalogServerApp(
             configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
-        if let authorizer, let tokensPath {
-            let reloader = TokenFileReloader(
-                path: tokensPath, authorizer: authorizer, hangups: await UnixSignalsSequence(trapping: .sighup), logger: logger)
+        let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer) } }
+        if tokenFile != nil || tls != nil {
+            let reloader = HangupReloader(
+                tokens: tokenFile, tls: tls, hangups: await UnixSignalsSequence(trapping: .sighup), logger: logger)
             services.append(.init(service: reloader, successTerminationBehavior: .ignore))
         }
         let serviceGroup = ServiceGroup(
@@ -185,7 +211,7 @@ struct Catalogd: AsyncParsableCommand {
             do {
                 let bound = try await app.listeningAddress
                 let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
-                logger.notice("catalogd ready on \(listening)", metadata: ["database": "\(databasePath)"])
+                logger.notice("catalogd ready on \(listening) (\(Self.transport(tls)))", metadata: ["database": "\(databasePath)"])
             } catch {
                 throw StartupError(message: "cannot listen on \(host):\(port): \(error)")
             }
@@ -216,6 +242,30 @@ struct Catalogd: AsyncParsableCommand {
         } catch {
             throw StartupError(message: error.description)
         }
+    }
+
+    /// The TLS credentials of `--tls-cert` and `--tls-key`, and `--tls-client-ca` for mutual
+    /// TLS; `nil` without them (plaintext).
+    static func makeTLS(certificate: String?, key: String?, clientCA: String?) throws -> ServerTLS? {
+        switch (certificate, key) {
+        case (nil, nil):
+            guard clientCA == nil else { throw ValidationError("--tls-client-ca needs --tls-cert and --tls-key") }
+            return nil
+        case (let certificate?, let key?):
+            do {
+                return try ServerTLS(certificate: CertificateFiles(certificateChain: certificate, privateKey: key), clientCAFile: clientCA)
+            } catch {
+                throw StartupError(message: "cannot serve TLS: \(error)")
+            }
+        default:
+            throw ValidationError("--tls-cert and --tls-key go together (env CATALOG_TLS_CERT and CATALOG_TLS_KEY)")
+        }
+    }
+
+    /// How clients reach the server, for the ready line.
+    static func transport(_ tls: ServerTLS?) -> String {
+        guard let tls else { return "plaintext" }
+        return tls.clientCAFile == nil ? "TLS" : "TLS, client certificates required"
     }
 
     /// Whether an environment flag is on: `1`, `true` or `yes`.

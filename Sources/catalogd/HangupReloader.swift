@@ -1,26 +1,47 @@
 import CatalogServer
 import Logging
+import RPCHTTP2
 import ServiceLifecycle
 import UnixSignals
 
-/// Reads the token file again on every SIGHUP and hands the new tokens to the authorizer;
-/// a file that cannot be used is logged and the previous tokens stay. Ends at graceful shutdown.
-struct TokenFileReloader: Service {
-    let path: String
-    let authorizer: TokenAuthorizer
+/// Reads catalogd's files again on every SIGHUP: the token file, handed to the authorizer,
+/// and the TLS certificate, key and client CA, which new connections then use (open ones
+/// keep theirs). A file that cannot be used is logged and what was in use stays. Ends at
+/// graceful shutdown.
+struct HangupReloader: Service {
+    /// The token file and the authorizer its tokens go to; `nil` without `--tokens`.
+    let tokens: (path: String, authorizer: TokenAuthorizer)?
+    /// The server's TLS credentials; `nil` when serving plaintext.
+    let tls: ServerTLS?
     /// SIGHUP, trapped before catalogd says it is ready, so that no early signal kills it.
     let hangups: UnixSignalsSequence
     let logger: Logger
 
     func run() async {
         for await _ in hangups.cancelOnGracefulShutdown() {
-            do {
-                let tokens = try TokenFile.load(path: path)
-                authorizer.replaceTokens(with: tokens)
-                logger.notice("reloaded the token file", metadata: ["file": "\(path)", "tokens": "\(tokens.tokens.count)"])
-            } catch {
-                logger.error("kept the previous tokens: \(error)")
-            }
+            if let tokens { reloadTokens(path: tokens.path, into: tokens.authorizer) }
+            if let tls { reloadTLS(tls) }
+        }
+    }
+
+    private func reloadTokens(path: String, into authorizer: TokenAuthorizer) {
+        do {
+            let tokens = try TokenFile.load(path: path)
+            authorizer.replaceTokens(with: tokens)
+            logger.notice("reloaded the token file", metadata: ["file": "\(path)", "tokens": "\(tokens.tokens.count)"])
+        } catch {
+            logger.error("kept the previous tokens: \(error)")
+        }
+    }
+
+    private func reloadTLS(_ tls: ServerTLS) {
+        do {
+            try tls.reload()
+            logger.notice(
+                "reloaded the TLS certificate; new connections use it",
+                metadata: ["certificate": "\(tls.certificate.certificateChain)", "key": "\(tls.certificate.privateKey)"])
+        } catch {
+            logger.error("kept the previous TLS certificate: \(error)")
         }
     }
 }

@@ -22,6 +22,7 @@ struct CatalogdProcessTests {
         let readyLines = catalogd.snapshot.readyLines
         #expect(readyLines.count == 1)
         #expect(readyLines.first?.contains("catalogd ready on 127.0.0.1:\(catalogd.port)") == true)
+        #expect(readyLines.first?.hasSuffix("(plaintext)") == true, "without --tls-cert the ready line says plaintext")
 
         let catalog = try await CatalogClient.connect(port: catalogd.port)
         #expect(try await catalog.health.check() == .serving)
