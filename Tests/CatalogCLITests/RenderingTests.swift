@@ -59,7 +59,19 @@ struct RenderingTests {
         #expect(address.host == host && address.port == port)
     }
 
-    @Test("bad server addresses are refused", arguments: ["", ":50051", "host:", "host:0", "host:99999", "::1", "a b:1", "http://x:1"])
+    @Test(
+        "https:// server addresses ask for TLS, on port 443 unless given",
+        arguments: [
+            ("https://catalog.example", "catalog.example", 443), ("HTTPS://catalog.example:8443/", "catalog.example", 8443),
+            ("https://[::1]:9000", "::1", 9000),
+        ])
+    func httpsServerAddress(text: String, host: String, port: Int) throws {
+        let address = try #require(ServerAddress(parsing: text))
+        #expect(address.host == host && address.port == port && address.usesTLS)
+        #expect(ServerAddress(parsing: "\(host.contains(":") ? "[\(host)]" : host):\(port)")?.usesTLS == false)
+    }
+
+    @Test("bad server addresses are refused", arguments: ["", ":50051", "host:", "host:0", "host:99999", "::1", "a b:1", "http://x:1", "https://", "https://x:1/y"])
     func badServerAddress(text: String) {
         #expect(ServerAddress(parsing: text) == nil)
     }

@@ -1,31 +1,50 @@
 import Foundation
 
-/// The CLI's config file: named contexts, each a server and a token, and the current one.
+/// The CLI's config file: named contexts, each a server, a token and TLS settings, and the
+/// current one.
 ///
 /// It is `$CATALOG_CONFIG` when set, else `$XDG_CONFIG_HOME/catalog/config.json`, else
 /// `~/.config/catalog/config.json`; a missing file is an empty config. Keep it private
-/// (`chmod 600`): it holds tokens.
+/// (`chmod 600`): it holds tokens. Relative file paths in it are relative to its directory.
 ///
 /// ```json
 /// {
 ///   "current": "local",
 ///   "contexts": {
 ///     "local": {"server": "127.0.0.1:50051"},
-///     "staging": {"server": "catalog.staging.example:443", "token": "…"}
+///     "staging": {"server": "https://catalog.staging.example", "token": "…", "cacert": "staging-ca.pem"}
 ///   }
 /// }
 /// ```
 public struct ConfigFile: Codable, Hashable, Sendable {
     /// One named context.
     public struct Context: Codable, Hashable, Sendable {
-        /// `host:port`.
+        /// `host:port`, or `https://host:port` for TLS.
         public var server: String?
         /// Sent as `authorization: Bearer <token>`.
         public var token: String?
+        /// Whether to use TLS (also implied by `https://` and by the other TLS fields).
+        public var tls: Bool?
+        /// PEM file of the CAs that may sign the server's certificate (`--cacert`).
+        public var cacert: String?
+        /// Client certificate (PEM) for mutual TLS (`--cert`), with `key`.
+        public var cert: String?
+        /// The client certificate's private key (PEM, `--key`).
+        public var key: String?
+        /// Skip the check of the server's certificate (`--insecure`): for tests only.
+        public var insecure: Bool?
 
-        public init(server: String? = nil, token: String? = nil) {
+        public init(
+            server: String? = nil, token: String? = nil, tls: Bool? = nil, cacert: String? = nil, cert: String? = nil,
+            key: String? = nil, insecure: Bool? = nil
+        ) {
             self.server = server
             self.token = token
+            self.tls = tls
+            self.cacert = cacert
+            self.cert = cert
+            self.key = key
+            self.insecure = insecure
         }
     }
 

@@ -1,5 +1,8 @@
-/// Which server to call and with which token, from the flags, the environment and the
-/// config file.
+import CatalogClient
+import Foundation
+
+/// Which server to call, with which token and which TLS settings, from the flags, the
+/// environment and the config file.
 ///
 /// Precedence, first found wins:
 /// - server: `--server`; the server of the context named by `--context`; `CATALOG_SERVER`;
@@ -7,54 +10,105 @@
 /// - token (never a flag): the token of the context named by `--context` (and only it, so
 ///   that a token meant for one server never goes to another); `CATALOG_TOKEN`; the token of
 ///   the `current` context.
+/// - each TLS setting, as the server: the flag (`--tls`, `--cacert`, `--cert`, `--key`,
+///   `--insecure`); the named context's field (`tls`, `cacert`, `cert`, `key`, `insecure`);
+///   the environment (`CATALOG_TLS`, `CATALOG_CACERT`, `CATALOG_CERT`, `CATALOG_KEY`,
+///   `CATALOG_INSECURE`; on with `1`, `true` or `yes`); the current context's field.
+///
+/// TLS is used when the server is written `https://…` or any TLS setting is found; without
+/// `cacert` the system's CAs are trusted. A context's relative paths are relative to the
+/// config file's directory.
 ///
 /// A context named on the command line is a flag, so it wins over the environment; the
 /// `current` context of the file is the fallback below the environment.
 ///
 /// ```swift
-/// let settings = try ConnectionSettings.resolve(serverFlag: nil, contextFlag: "staging",
+/// let settings = try ConnectionSettings.resolve(serverFlag: nil, contextFlag: "staging", tlsFlags: TLSFlags(),
 ///                                               environment: environment, config: config, configPath: path)
 /// ```
 public struct ConnectionSettings: Hashable, Sendable {
     public var address: ServerAddress
     public var token: String?
+    /// TLS for the connection; `nil`: cleartext.
+    public var tls: ClientTLS?
 
-    public init(address: ServerAddress, token: String?) {
+    public init(address: ServerAddress, token: String?, tls: ClientTLS? = nil) {
         self.address = address
         self.token = token
+        self.tls = tls
     }
 
     /// The settings that the flags, `environment` and `config` (read from `configPath`) give.
     ///
-    /// - Throws: ``CLIFailure`` (usage) for a context that the file does not have, or a
-    ///   server address that is not `host:port`.
+    /// - Throws: ``CLIFailure`` (usage) for a context that the file does not have, a server
+    ///   address that is not `host:port`, or a client certificate without its key.
     public static func resolve(
         serverFlag: String?,
         contextFlag: String?,
+        tlsFlags: TLSFlags = TLSFlags(),
         environment: [String: String],
         config: ConfigFile,
         configPath: String
     ) throws(CLIFailure) -> ConnectionSettings {
         let named = try contextFlag.map { name throws(CLIFailure) in try context(name, in: config, path: configPath) }
         let current = try config.current.map { name throws(CLIFailure) in try context(name, in: config, path: configPath) }
+        let environment = environment.filter { !$0.value.isEmpty }
 
         let serverSources: [(String?, String)] = [
             (serverFlag, "--server"),
             (named?.server, "context '\(contextFlag ?? "")' in \(configPath)"),
-            (environment["CATALOG_SERVER"].flatMap { $0.isEmpty ? nil : $0 }, "CATALOG_SERVER"),
+            (environment["CATALOG_SERVER"], "CATALOG_SERVER"),
             (current?.server, "context '\(config.current ?? "")' in \(configPath)"),
         ]
         var address = ServerAddress.defaultAddress
         if let (text, source) = serverSources.first(where: { $0.0 != nil }), let text {
             guard let parsed = ServerAddress(parsing: text) else {
-                throw .usage("the server '\(text)' from \(source) is not HOST:PORT, such as 127.0.0.1:50051")
+                throw .usage("the server '\(text)' from \(source) is not HOST:PORT or https://HOST:PORT, such as 127.0.0.1:50051")
             }
             address = parsed
         }
 
-        let token: String? =
-            if let named { named.token } else { environment["CATALOG_TOKEN"].flatMap { $0.isEmpty ? nil : $0 } ?? current?.token }
-        return ConnectionSettings(address: address, token: token)
+        let token: String? = if let named { named.token } else { environment["CATALOG_TOKEN"] ?? current?.token }
+
+        let tls = try resolveTLS(
+            flags: tlsFlags, named: named, current: current, environment: environment,
+            configDirectory: URL(fileURLWithPath: configPath).deletingLastPathComponent(), serverAsksTLS: address.usesTLS)
+        return ConnectionSettings(address: address, token: token, tls: tls)
+    }
+
+    /// The TLS settings, each taken from the flag, the named context, the environment or the
+    /// current context, in that order; `nil` when none is set and the server is not `https://`.
+    private static func resolveTLS(
+        flags: TLSFlags, named: ConfigFile.Context?, current: ConfigFile.Context?, environment: [String: String],
+        configDirectory: URL, serverAsksTLS: Bool
+    ) throws(CLIFailure) -> ClientTLS? {
+        func path(_ flag: String?, _ field: KeyPath<ConfigFile.Context, String?>, _ variable: String) -> String? {
+            func inFile(_ context: ConfigFile.Context?) -> String? {
+                context?[keyPath: field].map { URL(fileURLWithPath: $0, relativeTo: configDirectory).path }
+            }
+            return flag ?? inFile(named) ?? environment[variable] ?? inFile(current)
+        }
+        func isOn(_ flag: Bool, _ field: KeyPath<ConfigFile.Context, Bool?>, _ variable: String) -> Bool {
+            if flag { return true }
+            if let value = named?[keyPath: field] { return value }
+            if let value = environment[variable] { return ["1", "true", "yes"].contains(value.lowercased()) }
+            return current?[keyPath: field] ?? false
+        }
+        let caFile = path(flags.caFile, \.cacert, "CATALOG_CACERT")
+        let insecure = isOn(flags.insecure, \.insecure, "CATALOG_INSECURE")
+        let clientCertificate: CertificateFiles?
+        switch (path(flags.certificate, \.cert, "CATALOG_CERT"), path(flags.key, \.key, "CATALOG_KEY")) {
+        case (nil, nil):
+            clientCertificate = nil
+        case (let certificate?, let key?):
+            clientCertificate = CertificateFiles(certificateChain: certificate, privateKey: key)
+        default:
+            throw .usage("a client certificate needs both --cert and --key (CATALOG_CERT and CATALOG_KEY, or a context's cert and key)")
+        }
+        guard serverAsksTLS || isOn(flags.tls, \.tls, "CATALOG_TLS") || caFile != nil || clientCertificate != nil || insecure else {
+            return nil
+        }
+        return ClientTLS(caFile: caFile, clientCertificate: clientCertificate, insecure: insecure)
     }
 
     private static func context(_ name: String, in config: ConfigFile, path: String) throws(CLIFailure) -> ConfigFile.Context {

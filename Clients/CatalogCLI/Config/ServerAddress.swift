@@ -1,21 +1,31 @@
 /// A server's `host:port`, as given to `--server` or `CATALOG_SERVER`.
 ///
 /// `host` alone means port 50051; an IPv6 address is written in brackets: `[::1]:50051`.
+/// `https://host:port` asks for TLS, and `https://host` means port 443.
 public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
+    /// Whether the address was written `https://…`.
+    public var usesTLS: Bool
 
     /// Where `catalogd` listens by default.
     public static let defaultAddress = ServerAddress(host: "127.0.0.1", port: 50051)
 
-    public init(host: String, port: Int) {
+    public init(host: String, port: Int, usesTLS: Bool = false) {
         self.host = host
         self.port = port
+        self.usesTLS = usesTLS
     }
 
-    /// Parses `host:port`, `host` or `[v6]:port`; `nil` for anything else.
+    /// Parses `host:port`, `host` or `[v6]:port`, each optionally after `https://` (and
+    /// before one `/`); `nil` for anything else.
     public init?(parsing text: String) {
         var host = Substring(text)
+        let usesTLS = host.lowercased().hasPrefix("https://")
+        if usesTLS {
+            host = host.dropFirst("https://".count)
+            if host.hasSuffix("/") { host = host.dropLast() }
+        }
         var portText: Substring?
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return nil }
@@ -31,12 +41,12 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
             if host.contains(":") { return nil }
         }
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
-        var port = Self.defaultAddress.port
+        var port = usesTLS ? 443 : Self.defaultAddress.port
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else { return nil }
             port = value
         }
-        self.init(host: String(host), port: port)
+        self.init(host: String(host), port: port, usesTLS: usesTLS)
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

@@ -46,6 +46,10 @@ enum Completions {
         guard let config = try? ConfigFile.load(path: configPath),
             let settings = try? ConnectionSettings.resolve(
                 serverFlag: value(of: "--server", in: words), contextFlag: value(of: "--context", in: words),
+                tlsFlags: TLSFlags(
+                    tls: words.contains("--tls"), caFile: value(of: "--cacert", in: words),
+                    certificate: value(of: "--cert", in: words), key: value(of: "--key", in: words),
+                    insecure: words.contains("--insecure")),
                 environment: environment, config: config, configPath: configPath)
         else { return [] }
         let timeout = self.timeout
@@ -54,7 +58,7 @@ enum Completions {
         configuration.retry = .none
         guard
             let client = try? await CatalogClient.connect(
-                host: settings.address.host, port: settings.address.port, bearerToken: settings.token,
+                host: settings.address.host, port: settings.address.port, bearerToken: settings.token, tls: settings.tls,
                 configuration: configuration)
         else { return [] }
         let values = try? await lookup(client, CallOptions(timeout: timeout))

@@ -1,14 +1,36 @@
 import ArgumentParser
+import CatalogCLI
 
-/// `--server`, `--context` and `--max-time`: where calls go and how long each may take.
+/// `--server`, `--context`, the TLS flags and `--max-time`: where calls go, how, and how long
+/// each may take.
 struct ConnectionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The server (default 127.0.0.1:50051; env CATALOG_SERVER).", valueName: "host:port"))
+            "The server (default 127.0.0.1:50051; env CATALOG_SERVER); https://host[:port] for TLS (port 443 by default).",
+            valueName: "host:port"))
     var server: String?
 
+    @Flag(help: "Use TLS, trusting the system's CAs unless --cacert (env CATALOG_TLS=1). Any TLS flag implies it.")
+    var tls = false
+
     @Option(
-        help: ArgumentHelp("A context of the config file: its server and token.", valueName: "name"),
+        help: ArgumentHelp("Trust the CAs of this PEM file for the server's certificate (env CATALOG_CACERT).", valueName: "file"),
+        completion: .file())
+    var cacert: String?
+
+    @Option(
+        help: ArgumentHelp("Client certificate (PEM) for mutual TLS, with --key (env CATALOG_CERT).", valueName: "file"),
+        completion: .file())
+    var cert: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --cert (env CATALOG_KEY).", valueName: "file"), completion: .file())
+    var key: String?
+
+    @Flag(help: "Accept any server certificate, unchecked: for tests only (env CATALOG_INSECURE=1).")
+    var insecure = false
+
+    @Option(
+        help: ArgumentHelp("A context of the config file: its server, token and TLS settings.", valueName: "name"),
         completion: .custom(Completions.contexts))
     var context: String?
 
@@ -16,6 +38,11 @@ struct ConnectionOptions: ParsableArguments {
         name: .customLong("max-time"),
         help: ArgumentHelp("Seconds each call may take (default 30; streams: no limit).", valueName: "seconds"))
     var maxTime: Double?
+
+    /// The TLS flags as given.
+    var tlsFlags: TLSFlags {
+        TLSFlags(tls: tls, caFile: cacert, certificate: cert, key: key, insecure: insecure)
+    }
 
     func validate() throws {
         if let maxTime, maxTime <= 0 { throw ValidationError("--max-time must be more than 0 seconds") }

@@ -26,7 +26,7 @@ struct Session {
         let console = Console(environment: environment)
         let configPath = ConfigFile.path(environment: environment)
         settings = try ConnectionSettings.resolve(
-            serverFlag: connection.server, contextFlag: connection.context, environment: environment,
+            serverFlag: connection.server, contextFlag: connection.context, tlsFlags: connection.tlsFlags, environment: environment,
             config: try ConfigFile.load(path: configPath), configPath: configPath)
         let maxTime = connection.maxTime.map { Duration.milliseconds(Int64($0 * 1000)) }
         callOptions = CallOptions(timeout: maxTime ?? .seconds(30))
@@ -47,7 +47,7 @@ struct Session {
         var configuration = CatalogClient.Configuration.defaults
         configuration.connection.connectTimeout = min(callOptions.timeout ?? .seconds(10), .seconds(10))
         let client = try await CatalogClient.connect(
-            host: settings.address.host, port: settings.address.port, bearerToken: settings.token,
+            host: settings.address.host, port: settings.address.port, bearerToken: settings.token, tls: settings.tls,
             configuration: configuration)
         do {
             let result = try await body(client)

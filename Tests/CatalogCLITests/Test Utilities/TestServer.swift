@@ -4,6 +4,7 @@ import CatalogStoreSQLite
 import Foundation
 import Logging
 import RPCHTTP2
+import TestCertificates
 import Testing
 
 /// A real catalog server (the `CatalogServerApp` of catalogd over a fresh SQLite file) on
@@ -32,12 +33,16 @@ final class TestDatabase: Sendable {
 
 /// Runs a server on `port` (0: a free one) over `database` (nil: a fresh one) while `body`
 /// runs, then shuts it down gracefully. With `demo`, the store holds the demo catalog (5
-/// more categories, 50 French training courses) from the start.
+/// more categories, 50 French training courses) from the start. With `tls`, it serves TLS
+/// with that PKI's server certificate, requiring a client certificate of its CA when
+/// `clientCertificates`, and the test's client trusts that CA.
 @discardableResult
 func withTestServer<T>(
     demo: Bool = false,
     database: TestDatabase? = nil,
     port: Int = 0,
+    tls pki: TestPKI? = nil,
+    clientCertificates: Bool = false,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
     let database = try database ?? TestDatabase()
@@ -46,6 +51,11 @@ func withTestServer<T>(
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.host = "127.0.0.1"
     configuration.port = port
+    configuration.tls = try pki.map { pki in
+        try ServerTLS(
+            certificate: CertificateFiles(certificateChain: pki.serverCertificate, privateKey: pki.serverKey),
+            clientCAFile: clientCertificates ? pki.caFile : nil)
+    }
     var logger = Logger(label: "test.catalog.cli")
     logger.logLevel = .critical
     let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
@@ -53,7 +63,13 @@ func withTestServer<T>(
         group.addTask { try await app.run() }
         do {
             let port = try #require(try await app.listeningAddress.port)
-            let client = try await CatalogClient.connect(port: port)
+            let clientTLS = pki.map { pki in
+                ClientTLS(
+                    caFile: pki.caFile,
+                    clientCertificate: clientCertificates
+                        ? CertificateFiles(certificateChain: pki.clientCertificate, privateKey: pki.clientKey) : nil)
+            }
+            let client = try await CatalogClient.connect(port: port, tls: clientTLS)
             let result: T
             do {
                 result = try await body(TestServer(port: port, client: client))
