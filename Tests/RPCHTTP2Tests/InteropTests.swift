@@ -102,17 +102,7 @@ struct InteropTests {
     @Test("grpcio calls our server and sees every call end as gRPC says it should")
     func grpcioCallsOurServer() async throws {
         try await withTestServer { server in
-            let client = try PythonProcess(script: "echo_client.py", arguments: ["--target", "127.0.0.1:\(server.port)"])
-            let output: [UInt8]
-            do {
-                output = try await client.readToEnd()
-            } catch {
-                await client.stop()
-                throw error
-            }
-            let status = await client.exitStatus()
-            let stdout = String(decoding: output, as: UTF8.self)
-            try #require(status == 0, "echo_client.py exited with \(status); stdout: \(stdout)\nstderr:\n\(client.standardError)")
+            let output = try await PythonProcess.output(ofScript: "echo_client.py", arguments: ["--target", "127.0.0.1:\(server.port)"])
             let report = try JSONDecoder().decode(GrpcioClientReport.self, from: Data(output))
 
             #expect(report.unary.code == "OK", "\(report.unary.details ?? "")")
@@ -147,17 +137,8 @@ struct InteropTests {
     @Test("grpcio sends a bearer token as authorization metadata, and sees refusals as the authorizer answers them")
     func grpcioSendsBearerTokens() async throws {
         try await withTestServer(authorizer: SesameAuthorizer()) { server in
-            let client = try PythonProcess(script: "auth_client.py", arguments: ["--target", "127.0.0.1:\(server.port)"])
-            let output: [UInt8]
-            do {
-                output = try await client.readToEnd()
-            } catch {
-                await client.stop()
-                throw error
-            }
-            let status = await client.exitStatus()
+            let output = try await PythonProcess.output(ofScript: "auth_client.py", arguments: ["--target", "127.0.0.1:\(server.port)"])
             let stdout = String(decoding: output, as: UTF8.self)
-            try #require(status == 0, "auth_client.py exited with \(status); stdout: \(stdout)\nstderr:\n\(client.standardError)")
             let report = try JSONDecoder().decode([String: GrpcioAuthOutcome].self, from: Data(output))
 
             #expect(report["no_token"]?.code == "UNAUTHENTICATED", "\(stdout)")
@@ -178,17 +159,8 @@ struct InteropTests {
         let tls = try pki.serverTLS()
         try await withTestServer(configure: { $0.tls = tls }) { server in
             let arguments = ["--target", "127.0.0.1:\(server.port)", "--ca", pki.caFile] + (serverName.map { ["--server-name", $0] } ?? [])
-            let client = try PythonProcess(script: "tls_client.py", arguments: arguments)
-            let output: [UInt8]
-            do {
-                output = try await client.readToEnd()
-            } catch {
-                await client.stop()
-                throw error
-            }
-            let status = await client.exitStatus()
+            let output = try await PythonProcess.output(ofScript: "tls_client.py", arguments: arguments)
             let stdout = String(decoding: output, as: UTF8.self)
-            try #require(status == 0, "tls_client.py exited with \(status); stdout: \(stdout)\nstderr:\n\(client.standardError)")
             let report = try JSONDecoder().decode([String: GrpcioAuthOutcome].self, from: Data(output))
             #expect(report["unary"]?.code == "OK", "\(stdout)")
             #expect(report["unary"]?.text == "over TLS")
