@@ -170,6 +170,28 @@ struct TLSTests {
         }
     }
 
+    @Test("a TLS server that does not choose h2 is refused at connect, saying so")
+    func serverWithoutH2() async throws {
+        let pki = try TestPKI()
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(pki.serverCertificate).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: pki.serverKey, format: .pem)))
+        configuration.applicationProtocols = ["http/1.1"]
+        let context = try NIOSSLContext(configuration: configuration)
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        let error = try await #require(throws: RPCError.self) {
+            try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .tls(ClientTLS(caFile: pki.caFile)))
+        }
+        #expect(error.code == .unavailable)
+        #expect(error.message.contains("the server does not speak HTTP/2 over TLS"), "\(error.message)")
+        try await listener.close()
+    }
+
     @Test("the connection limit counts TLS connections")
     func connectionLimit() async throws {
         let pki = try TestPKI()
