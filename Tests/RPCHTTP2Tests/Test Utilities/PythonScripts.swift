@@ -9,6 +9,25 @@ extension PythonProcess {
         }
         try self.init(scriptURL: directory.appendingPathComponent(script), arguments: arguments)
     }
+
+    /// Runs `python3 <script> <arguments...>` to its end and returns its stdout; throws, with
+    /// its output, unless it exits 0.
+    static func output(ofScript script: String, arguments: [String]) async throws -> [UInt8] {
+        let process = try PythonProcess(script: script, arguments: arguments)
+        let output: [UInt8]
+        do {
+            output = try await process.readToEnd()
+        } catch {
+            await process.stop()
+            throw error
+        }
+        let status = await process.exitStatus()
+        guard status == 0 else {
+            throw Failure(
+                description: "\(script) exited with \(status); stdout: \(String(decoding: output, as: UTF8.self))\nstderr:\n\(process.standardError)")
+        }
+        return output
+    }
 }
 
 /// Runs `echo_server.py` (the grpcio reference implementation of `echo.v1.Echo`) on a free
