@@ -107,8 +107,10 @@ final class ClientStreamState {
         guard !finished else { return }
         finished = true
         deadlineTimer?.cancel()
-        call?.mailbox.finish(error)
+        // Let go of the call before waking its reader, who may then check that it is freed.
+        let mailbox = call?.mailbox
         call = nil
+        mailbox?.finish(error)
         outbound.failWriter(error ?? RPCError(.cancelled, "the call ended"))
     }
 
