@@ -34,6 +34,9 @@ struct SoakTests {
         let afterSecond = try residentMemoryKiB(of: catalogd.processIdentifier)
 
         let summary = ledger.summary
+        print(
+            "soak: \(summary.calls) calls on \(Self.connections) connections, \(summary.created.count) items created, "
+                + "\(summary.vanishedClients) grpcio clients killed; catalogd resident \(afterFirst) KiB, then \(afterSecond) KiB")
         #expect(summary.unexpected.isEmpty, "unexpected outcomes: \(summary.unexpected)")
         #expect(summary.calls > 10 * Self.connections, "only \(summary.calls) calls were made")
         #expect(summary.vanishedClients >= 2, "\(summary.vanishedClients) grpcio clients were killed")
