@@ -6,7 +6,7 @@ import Testing
 /// and is closed, while a bystander connection opened before keeps being served.
 ///
 /// The raw client blocks its thread, so each raw exchange runs in `runBlocking`.
-@Suite("Protocol abuse closes only the offending connection", .timeLimit(.minutes(1)))
+@Suite("Protocol abuse closes only the offending connection", .timeLimit(.minutes(3)))
 struct AbuseTests {
     @Test("a rapid-reset flood (HEADERS then RST_STREAM, CVE-2023-44487) gets GOAWAY ENHANCE_YOUR_CALM")
     func rapidReset() async throws {
@@ -50,7 +50,9 @@ struct AbuseTests {
             small.connectionWindowSize = 65_535
             let connection = try await server.connect(small)
             let client = RPCClient(transport: connection)
-            for index in 0..<300 {
+            // 150 cancels against a burst of 50 and 1 more a second: a flood to a guard that
+            // counted them, unless the loop took over 100 s.
+            for index in 0..<150 {
                 let stream = try await client.serverStreaming(Echo.count, EchoRequest(text: "x", count: 1_000_000))
                 var responses = stream.makeAsyncIterator()
                 #expect(try await responses.next() != nil, "stream \(index) was answered")
