@@ -75,6 +75,8 @@ public struct Router: Sendable {
 
     private mutating func add(_ route: Route) {
         precondition(routes[route.descriptor.path] == nil, "\(route.descriptor.path) is registered twice")
+        var route = route
+        route.index = routes.count
         routes[route.descriptor.path] = route
     }
 
@@ -103,6 +105,9 @@ public protocol RPCService: Sendable {
 public struct Route: Sendable {
     /// The method this route serves.
     public let descriptor: MethodDescriptor
+    /// The route's place in registration order (0, 1, 2, …): a dense key for tables kept per
+    /// method, such as a transport's metrics, so that a call needs no lookup by path.
+    public internal(set) var index = 0
     let body: @Sendable (any ServerCallStream, ServerContext) async throws -> Void
 
     /// Runs the call to its end. The handler runs in a child task while this task waits for
