@@ -420,16 +420,6 @@ private func flooding(port: Int, count: Int, _ frame: (Int) -> [UInt8]) throws -
     return FloodResult(sent: sent, frames: try raw.readUntilClosed())
 }
 
-/// A failed check inside `runBlocking`, where `#expect` and `#require` cannot record an
-/// issue (they need the test's task): thrown, the test reports it.
-struct CheckFailed: Error, CustomStringConvertible {
-    var description: String
-}
-
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-    if !condition { throw CheckFailed(description: message()) }
-}
-
 /// Sends a header block as HEADERS plus as many CONTINUATION frames as the default 16 KiB
 /// frame size needs.
 private func sendHeaderBlock(_ block: [UInt8], on stream: UInt32, over raw: RawHTTP2Connection) throws {
@@ -442,12 +432,4 @@ private func sendHeaderBlock(_ block: [UInt8], on stream: UInt32, over raw: RawH
             try raw.sendContinuation(streamID: stream, headerBlockFragment: fragment, endHeaders: last)
         }
     }
-}
-
-/// One uncompressed gRPC message: the 5-byte prefix, then `json`.
-private func grpcMessage(_ json: String) -> [UInt8] {
-    let body = Array(json.utf8)
-    var prefix: [UInt8] = [0]
-    Frame.appendUInt32(UInt32(body.count), to: &prefix)
-    return prefix + body
 }

@@ -262,7 +262,8 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         case FrameType.ping where frame.ack:
             keepalive?.acknowledged()
         case FrameType.goAway:
-            unavailableReason = "the server is going away (GOAWAY code \(frame.errorCode))"
+            let reason = frame.debugData.isEmpty ? "" : ": \(frame.debugData)"
+            unavailableReason = "the server is going away (GOAWAY code \(frame.errorCode)\(reason))"
         default:
             break
         }

@@ -308,8 +308,13 @@ private func frameReceivedCallback(
         case FrameType.goAway: frame.pointee.goaway.error_code
         default: 0
         }
+    var debugData = ""
+    if header.type == FrameType.goAway, let opaque = frame.pointee.goaway.opaque_data {
+        debugData = String(decoding: UnsafeBufferPointer(start: opaque, count: frame.pointee.goaway.opaque_data_len), as: UTF8.self)
+    }
     NGHTTP2Session.from(userData).delegate.session(
-        received: ReceivedFrame(type: header.type, flags: header.flags, streamID: header.stream_id, errorCode: errorCode)
+        received: ReceivedFrame(
+            type: header.type, flags: header.flags, streamID: header.stream_id, errorCode: errorCode, debugData: debugData)
     )
     return 0
 }

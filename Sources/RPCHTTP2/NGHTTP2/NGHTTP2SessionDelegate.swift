@@ -25,6 +25,8 @@ struct ReceivedFrame {
     var streamID: Int32
     /// RST_STREAM and GOAWAY: the error code.
     var errorCode: UInt32
+    /// GOAWAY: its debug data as text (lossy UTF-8); empty otherwise.
+    var debugData: String
 
     var endStream: Bool { flags & FrameFlags.endStream != 0 }
     var ack: Bool { flags & FrameFlags.ack != 0 }

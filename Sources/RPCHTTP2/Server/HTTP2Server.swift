@@ -25,13 +25,17 @@ public final class HTTP2Server: Service, Sendable {
     private let logger: Logger
     private let eventLoopGroup: any EventLoopGroup
     private let address: EventLoopPromise<SocketAddress>
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
         var listener: (any Channel)?
+        /// Every open connection, refused ones included.
         var connections: [ObjectIdentifier: any Channel] = [:]
-        var shuttingDown = false
+        var admission: ConnectionAdmission
     }
+
+    /// Refused connections answered at once (`HTTP2ServerConfiguration.refusedConnectionTimeout`).
+    private static let maxRefusedConnections = 1024
 
     public init(
         router: Router,
@@ -44,6 +48,9 @@ public final class HTTP2Server: Service, Sendable {
         self.logger = logger
         self.eventLoopGroup = eventLoopGroup
         self.address = eventLoopGroup.any().makePromise()
+        self.state = Mutex(State(admission: ConnectionAdmission(
+            maxConnections: configuration.maxConnections, maxPerPeer: configuration.maxConnectionsPerPeer,
+            maxRefusing: Self.maxRefusedConnections)))
     }
 
     /// The address the server listens on, once it does (with the real port when 0 was asked).
@@ -63,7 +70,7 @@ public final class HTTP2Server: Service, Sendable {
         }
         let stop = state.withLock { state -> Bool in
             state.listener = listener.channel
-            return state.shuttingDown
+            return state.admission.shuttingDown
         }
         address.succeed(listener.channel.localAddress!)
         if stop { listener.channel.close(promise: nil) }
@@ -89,7 +96,7 @@ public final class HTTP2Server: Service, Sendable {
     /// Stops accepting connections and drains the open ones; `run()` returns when they closed.
     public func beginGracefulShutdown() {
         let (listener, connections) = state.withLock { state in
-            state.shuttingDown = true
+            state.admission.shuttingDown = true
             return (state.listener, Array(state.connections.values))
         }
         listener?.close(promise: nil)
@@ -117,23 +124,38 @@ public final class HTTP2Server: Service, Sendable {
             }
     }
 
-    /// Sets up a new connection, or closes it at once past the connection limit or during shutdown.
+    /// Sets up a new connection: served, refused past a connection limit (answered, then
+    /// closed), or closed at once during shutdown.
     private func accept(_ channel: any Channel) throws -> ServerConnection {
         let (calls, continuation) = AsyncStream<ServerCall>.makeStream()
+        let connection = ServerConnection(calls: calls, executor: EventLoopTaskExecutor(channel.eventLoop))
         let id = ObjectIdentifier(channel)
-        let admitted = state.withLock { state -> Bool in
-            guard !state.shuttingDown, state.connections.count < configuration.maxConnections else { return false }
-            state.connections[id] = channel
-            return true
+        let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+        let decision = state.withLock { state in
+            let decision = state.admission.admit(peer: peer)
+            if decision != .dropped { state.connections[id] = channel }
+            return decision
         }
-        guard admitted else {
-            logger.warning("refusing connection", metadata: ["peer": "\(channel.remoteAddress?.description ?? "?")"])
+        var refusal: ConnectionRefusal?
+        switch decision {
+        case .admitted:
+            break
+        case .refused(let reason):
+            logger.warning("refusing connection", metadata: ["peer": "\(peer)", "reason": "\(reason.message)"])
+            refusal = reason
+            continuation.finish()
+        case .dropped:
+            logger.warning("closing a new connection at once (shutting down, or too many refused connections)",
+                           metadata: ["peer": "\(peer)"])
             continuation.finish()
             channel.close(promise: nil)
-            return ServerConnection(calls: calls, executor: EventLoopTaskExecutor(channel.eventLoop))
+            return connection
         }
         channel.closeFuture.whenComplete { _ in
-            _ = self.state.withLock { $0.connections.removeValue(forKey: id) }
+            self.state.withLock { state in
+                state.connections.removeValue(forKey: id)
+                state.admission.closed(decision, peer: peer)
+            }
             // Also when the connection closed before HTTP/2 started (a failed TLS handshake).
             continuation.finish()
         }
@@ -141,7 +163,8 @@ public final class HTTP2Server: Service, Sendable {
             configuration: configuration,
             router: router,
             calls: continuation,
-            logger: logger
+            logger: logger,
+            refusal: refusal
         )
         if let tls = configuration.tls {
             try channel.pipeline.syncOperations.addHandlers(
@@ -150,7 +173,7 @@ public final class HTTP2Server: Service, Sendable {
         } else {
             try channel.pipeline.syncOperations.addHandler(handler)
         }
-        return ServerConnection(calls: calls, executor: EventLoopTaskExecutor(channel.eventLoop))
+        return connection
     }
 }
 

@@ -10,8 +10,19 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     public var maxReceiveMessageSize: Int
     /// SETTINGS_MAX_CONCURRENT_STREAMS per connection. Default 1024.
     public var maxConcurrentStreams: Int
-    /// Open connections the server accepts; more are closed at once. Default 10 000.
+    /// Open connections the server serves; a connection past it is refused as described at
+    /// `refusedConnectionTimeout`. Default 10 000.
     public var maxConnections: Int
+    /// Open connections the server serves from one peer IP address (any port); a connection
+    /// past it is refused as described at `refusedConnectionTimeout`. Default 1000.
+    public var maxConnectionsPerPeer: Int
+    /// How long a connection refused by `maxConnections` or `maxConnectionsPerPeer` stays
+    /// open: the streams it opens meanwhile are answered RESOURCE_EXHAUSTED (reason
+    /// `tooManyConnections`, the message naming the limit), then GOAWAY ENHANCE_YOUR_CALM with
+    /// the same message as debug data closes it, at once after its first answers or when this
+    /// time is over. At most 1024 refused connections are answered at once; past that they
+    /// are closed without a word. Default 5 s.
+    public var refusedConnectionTimeout: Duration
     /// Largest request header list (RFC 9113 size: name + value + 32 per field). Default 16 KiB.
     public var maxHeaderListSize: Int
     /// Receive window of each stream, in bytes. Default 1 MiB.
@@ -49,6 +60,8 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
             maxReceiveMessageSize: 4 * 1024 * 1024,
             maxConcurrentStreams: 1024,
             maxConnections: 10_000,
+            maxConnectionsPerPeer: 1000,
+            refusedConnectionTimeout: .seconds(5),
             maxHeaderListSize: 16 * 1024,
             streamWindowSize: 1024 * 1024,
             connectionWindowSize: 16 * 1024 * 1024,

@@ -106,6 +106,13 @@ enum RequestValidation {
         ))
     }
 
+    /// A trailers-only answer with `trailers` to a request that is refused before it is looked
+    /// at (a refused connection, a call over the rate limit); echoes a valid content type.
+    static func refuse(_ headers: HeaderList, with trailers: ResponseTrailers) -> Rejected {
+        let contentType = headers.first("content-type").flatMap(ContentType.init(headerValue:))
+        return Rejected(httpStatus: 200, contentType: contentType?.headerValue ?? "application/grpc", trailers: trailers)
+    }
+
     private static func reject(_ code: StatusCode, _ message: String, contentType: String) -> Rejected {
         Rejected(httpStatus: 200, contentType: contentType, trailers: ResponseTrailers(code: code, message: message))
     }

@@ -5,6 +5,9 @@ import RPCCore
 
 /// Serves one HTTP/2 connection: owns its nghttp2 session, turns request streams into
 /// `ServerCall`s for the connection's task, and writes what the calls answer.
+///
+/// A connection refused by a connection limit (`refusal`) runs no call: it answers its
+/// streams with the refusal and closes (`HTTP2ServerConfiguration.refusedConnectionTimeout`).
 final class ServerConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -16,6 +19,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private let router: Router
     private let calls: AsyncStream<ServerCall>.Continuation
     private var logger: Logger
+    private let refusal: ConnectionRefusal?
+    /// Whether a stream of a refused connection was answered.
+    private var refusalAnswered = false
+    private var refusalTimer: Scheduled<Void>?
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
     private var streams: [Int32: ServerStreamState] = [:]
@@ -33,11 +40,15 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var wakeQueue: SourceWakeQueue?
     private var accessLog: AccessLog?
 
-    init(configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger) {
+    init(
+        configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger,
+        refusal: ConnectionRefusal? = nil
+    ) {
         self.configuration = configuration
         self.router = router
         self.calls = calls
         self.logger = logger
+        self.refusal = refusal
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits, maxConcurrentStreams: configuration.maxConcurrentStreams)
     }
 
@@ -68,8 +79,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             (Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
         ])
         session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
-        startTimers(context)
-        if draining { startDraining() }
+        if refusal != nil {
+            armRefusalTimer(context)
+        } else {
+            startTimers(context)
+            if draining { startDraining() }
+        }
         flush()
     }
 
@@ -87,7 +102,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        flush()
+        if refusalAnswered {
+            endRefusal()
+        } else {
+            flush()
+        }
         context.fireChannelReadComplete()
     }
 
@@ -189,13 +208,15 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Sends what nghttp2 has queued (a GOAWAY), then closes.
-    private func closeAfterFlush() {
+    /// Sends what nghttp2 has queued (a GOAWAY), then closes (`mode`).
+    private func closeAfterFlush(_ mode: CloseMode = .all) {
         guard let session, let context, !closing else { return }
         closing = true
         var buffer = context.channel.allocator.buffer(capacity: 256)
         try? session.send(into: &buffer, limit: 64 * 1024)
-        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in
+            context.close(mode: mode, promise: nil)
+        }
     }
 
     private func fail(_ error: NGHTTP2Session.SessionError) {
@@ -219,6 +240,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         keepalive?.stop()
         idleTimer?.cancel()
         graceTimer?.cancel()
+        refusalTimer?.cancel()
         calls.finish()
         closing = true
     }
@@ -246,7 +268,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func armIdleTimer() {
         idleTimer?.cancel()
         idleTimer = nil
-        guard let timeout = configuration.idleTimeout, streams.isEmpty, let context else { return }
+        guard let timeout = configuration.idleTimeout, refusal == nil, streams.isEmpty, let context else { return }
         idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
             logger.debug("closing idle connection")
             beginGracefulShutdown()
@@ -256,7 +278,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// GOAWAY in two steps (notice, then the last stream after a PING round trip); in-flight
     /// calls finish, and the connection closes when they have or the grace period ends.
     func beginGracefulShutdown() {
-        guard !draining, !closing else { return }
+        guard !draining, !closing, refusal == nil else { return }
         draining = true
         // A connection accepted just before shutdown began is not active yet: start() drains it.
         if session != nil { startDraining() }
@@ -272,6 +294,37 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             closeAfterFlush()
         }
         flush()
+    }
+
+    // MARK: Refused connections
+
+    /// Closes the refused connection when `refusedConnectionTimeout` is over: with the
+    /// refusal's GOAWAY if it was not answered yet.
+    private func armRefusalTimer(_ context: ChannelHandlerContext) {
+        refusalTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.refusedConnectionTimeout)) {
+            [self] in
+            if closing {
+                self.context?.close(promise: nil)
+            } else {
+                submitRefusalGoAway()
+                closeAfterFlush()
+            }
+        }
+    }
+
+    /// After the first answers on a refused connection: GOAWAY, then only our side is closed,
+    /// so that closing with unread bytes does not reset the connection before the peer read
+    /// the answers; the peer's close, or the refusal timer, ends it.
+    private func endRefusal() {
+        guard !closing else { return }
+        submitRefusalGoAway()
+        closeAfterFlush(.output)
+    }
+
+    private func submitRefusalGoAway() {
+        guard let refusal, let session else { return }
+        session.submitGoAway(
+            lastStreamID: session.lastProcessedStreamID, errorCode: HTTP2ErrorCode.enhanceYourCalm, debugData: refusal.message)
     }
 
     private func sendFinalGoAway() {
@@ -347,10 +400,15 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     private func startCall(on stream: ServerStreamState) {
         guard let session, let context, let wakeQueue else { return }
+        defer { stream.headers = HeaderList(limit: 0) }
+        if let refusal {
+            refusalAnswered = true
+            answer(stream, RequestValidation.refuse(stream.headers, with: refusal.trailers), session: session)
+            return
+        }
         switch RequestValidation.validate(stream.headers, router: router, peer: peer) {
         case .failure(let rejected):
-            stream.rejected(path: stream.headers.first(":path") ?? "", caller: rejected.caller, code: rejected.trailers.code)
-            _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
+            answer(stream, rejected, session: session)
         case .success(let accepted):
             let call = ServerCall(
                 head: accepted.head, route: accepted.route, stream: stream, connection: self, wakeQueue: wakeQueue,
@@ -364,7 +422,13 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
                 session.submitReset(streamID: stream.id, errorCode: HTTP2ErrorCode.refusedStream)
             }
         }
-        stream.headers = HeaderList(limit: 0)
+    }
+
+    /// Answers a call that does not start with `rejected`, trailers-only.
+    private func answer(_ stream: ServerStreamState, _ rejected: RequestValidation.Rejected, session: NGHTTP2Session) {
+        let path = stream.headers.first(":path") ?? ""
+        stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code)
+        _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
     }
 }
 

@@ -264,9 +264,10 @@ final class RawHTTP2Connection {
     private var buffer: [UInt8] = []
     private var peerClosed = false
 
-    /// Connects a TCP socket to 127.0.0.1:`port` (blocking connect). Reads time out after `readTimeout`
-    /// (SO_RCVTIMEO); sends blocked for longer than `readTimeout` time out too (SO_SNDTIMEO).
-    init(port: Int, readTimeout: Duration = .seconds(5)) throws {
+    /// Connects a TCP socket to 127.0.0.1:`port` (blocking connect), from `sourceAddress` (an IPv4
+    /// address such as `127.0.0.2`) when given. Reads time out after `readTimeout` (SO_RCVTIMEO);
+    /// sends blocked for longer than `readTimeout` time out too (SO_SNDTIMEO).
+    init(port: Int, readTimeout: Duration = .seconds(5), sourceAddress: String? = nil) throws {
         guard (1...65535).contains(port) else { throw RawHTTP2Error.invalidArgument("port \(port)") }
         guard readTimeout > .zero else { throw RawHTTP2Error.invalidArgument("readTimeout \(readTimeout)") }
         self.port = port
@@ -282,6 +283,7 @@ final class RawHTTP2Connection {
             if setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) != 0 {
                 throw RawHTTP2Error.systemCall("setsockopt(TCP_NODELAY)", errno: errno)
             }
+            if let sourceAddress { try Self.bind(fd, to: sourceAddress) }
             try Self.connectToLoopback(fd, port: port)
         } catch {
             Glibc.close(fd)
@@ -545,6 +547,19 @@ final class RawHTTP2Connection {
         if setsockopt(fd, SOL_SOCKET, option, &tv, socklen_t(MemoryLayout<timeval>.size)) != 0 {
             throw RawHTTP2Error.systemCall("setsockopt(\(option == SO_RCVTIMEO ? "SO_RCVTIMEO" : "SO_SNDTIMEO"))", errno: errno)
         }
+    }
+
+    /// Binds the socket to `address` (IPv4, any port).
+    private static func bind(_ fd: Int32, to address: String) throws {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        guard inet_pton(AF_INET, address, &local.sin_addr) == 1 else {
+            throw RawHTTP2Error.invalidArgument("source address \(address)")
+        }
+        let result = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result != 0 { throw RawHTTP2Error.systemCall("bind to \(address)", errno: errno) }
     }
 
     private static func connectToLoopback(_ fd: Int32, port: Int) throws {

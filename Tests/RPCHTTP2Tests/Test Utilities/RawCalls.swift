@@ -1,0 +1,26 @@
+/// A failed check inside `runBlocking`, where `#expect` and `#require` cannot record an
+/// issue (they need the test's task): thrown, the test reports it.
+struct CheckFailed: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Throws `CheckFailed` with `message` unless `condition` holds.
+func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw CheckFailed(description: message()) }
+}
+
+/// One uncompressed gRPC message: the 5-byte prefix, then `json`.
+func grpcMessage(_ json: String) -> [UInt8] {
+    let body = Array(json.utf8)
+    var prefix: [UInt8] = [0]
+    Frame.appendUInt32(UInt32(body.count), to: &prefix)
+    return prefix + body
+}
+
+extension RawHTTP2Connection {
+    /// Sends the request of an `echo.v1.Echo/Get` call with `text` on `streamID`.
+    func sendEchoGet(streamID: UInt32, text: String) throws {
+        try sendHeaders(streamID: streamID, headers: Self.grpcRequestHeaders(path: "/echo.v1.Echo/Get"), endStream: false)
+        try sendData(streamID: streamID, grpcMessage(#"{"text":"\#(text)"}"#), endStream: true)
+    }
+}
