@@ -3,8 +3,8 @@ import Testing
 
 @testable import RPCHTTP2
 
-/// The bookkeeping behind the connection limits, without sockets.
-@Suite("Connection admission, as values")
+/// The bookkeeping behind the connection limits and the call rate limit, without sockets.
+@Suite("Connection admission and call rate, as values")
 struct AdmissionTests {
     @Test("connections are admitted up to the limits per peer and in all, refused past them, dropped past maxRefusing")
     func admission() {
@@ -33,4 +33,15 @@ struct AdmissionTests {
         #expect(trailers.detail == ErrorDetail(reason: "tooManyConnections", details: ["limit": .number(5)]))
     }
 
+    @Test("the call rate limiter lets a burst through, then one call per refill")
+    func callRate() {
+        let start = ContinuousClock.now
+        var limiter = CallRateLimiter(RateLimit(burst: 2, perSecond: 4), now: start)
+        // The burst of 2, then nothing; 0.8 of a token after 200 ms; 1.2 after 300 ms.
+        let instants = [start, start, start, start + .milliseconds(200), start + .milliseconds(300), start + .milliseconds(300)]
+        let admitted = instants.map { limiter.admit(now: $0) }
+        #expect(admitted == [true, true, false, false, true, false])
+        #expect(limiter.refusal.code == .resourceExhausted)
+        #expect(limiter.refusal.detail?.reason == "callRateExceeded")
+    }
 }

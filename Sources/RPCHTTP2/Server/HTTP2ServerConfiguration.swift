@@ -23,6 +23,10 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// time is over. At most 1024 refused connections are answered at once; past that they
     /// are closed without a word. Default 5 s.
     public var refusedConnectionTimeout: Duration
+    /// New streams (calls) per second on one connection, with a burst; a stream past it is
+    /// answered RESOURCE_EXHAUSTED (reason `callRateExceeded`) and the connection stays open.
+    /// `nil`: no limit. Default `nil`.
+    public var maxCallRate: RateLimit?
     /// Largest request header list (RFC 9113 size: name + value + 32 per field). Default 16 KiB.
     public var maxHeaderListSize: Int
     /// Receive window of each stream, in bytes. Default 1 MiB.
@@ -62,6 +66,7 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
             maxConnections: 10_000,
             maxConnectionsPerPeer: 1000,
             refusedConnectionTimeout: .seconds(5),
+            maxCallRate: nil,
             maxHeaderListSize: 16 * 1024,
             streamWindowSize: 1024 * 1024,
             connectionWindowSize: 16 * 1024 * 1024,
@@ -103,9 +108,12 @@ public struct AbuseLimits: Sendable, Hashable {
 
 /// A token bucket: `burst` events at once, refilled at `perSecond`.
 public struct RateLimit: Sendable, Hashable {
+    /// Events allowed at once, when the bucket is full.
     public var burst: Int
+    /// Events the bucket regains per second, up to `burst`.
     public var perSecond: Int
 
+    /// A limit of `burst` events at once, refilled at `perSecond`.
     public init(burst: Int, perSecond: Int) {
         self.burst = burst
         self.perSecond = perSecond

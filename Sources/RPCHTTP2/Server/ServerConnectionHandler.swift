@@ -23,6 +23,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// Whether a stream of a refused connection was answered.
     private var refusalAnswered = false
     private var refusalTimer: Scheduled<Void>?
+    private var callRate: CallRateLimiter?
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
     private var streams: [Int32: ServerStreamState] = [:]
@@ -50,6 +51,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.logger = logger
         self.refusal = refusal
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits, maxConcurrentStreams: configuration.maxConcurrentStreams)
+        self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
     }
 
     // MARK: Channel events
@@ -404,6 +406,10 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         if let refusal {
             refusalAnswered = true
             answer(stream, RequestValidation.refuse(stream.headers, with: refusal.trailers), session: session)
+            return
+        }
+        if callRate?.admit() == false, let trailers = callRate?.refusal {
+            answer(stream, RequestValidation.refuse(stream.headers, with: trailers), session: session)
             return
         }
         switch RequestValidation.validate(stream.headers, router: router, peer: peer) {

@@ -1,0 +1,25 @@
+import RPCCore
+
+/// Limits how fast one connection opens calls (`HTTP2ServerConfiguration.maxCallRate`).
+struct CallRateLimiter {
+    private var bucket: TokenBucket
+    /// The answer to a call over the limit: RESOURCE_EXHAUSTED, reason `callRateExceeded`
+    /// with the limit in its details.
+    let refusal: ResponseTrailers
+
+    init(_ limit: RateLimit, now: ContinuousClock.Instant = .now) {
+        bucket = TokenBucket(limit, now: now)
+        refusal = ResponseTrailers(
+            code: .resourceExhausted,
+            message: "call rate limit exceeded: at most \(limit.perSecond) new calls per second on one connection, "
+                + "\(limit.burst) at once",
+            detail: ErrorDetail(
+                reason: "callRateExceeded",
+                details: ["perSecond": .number(Double(limit.perSecond)), "burst": .number(Double(limit.burst))]))
+    }
+
+    /// Whether a call opened at `now` may run; each one that may takes a token.
+    mutating func admit(now: ContinuousClock.Instant = .now) -> Bool {
+        bucket.take(now: now)
+    }
+}
