@@ -31,7 +31,8 @@ struct LifetimeTests {
         do {
             let (_, calls) = AsyncStream<ServerCall>.makeStream()
             let handler = ServerConnectionHandler(
-                configuration: .defaults, router: Router(), calls: calls, logger: Logger(label: "test.lifetime"))
+                configuration: .defaults, router: Router(), calls: calls, logger: Logger(label: "test.lifetime"),
+                metrics: ServerMetrics(router: Router()))
             released = handler
             let channel = EmbeddedChannel()
             try channel.pipeline.syncOperations.addHandler(handler)

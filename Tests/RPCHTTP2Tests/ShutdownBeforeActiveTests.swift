@@ -12,7 +12,8 @@ struct ShutdownBeforeActiveTests {
     func drainsOnceActive() throws {
         let (_, calls) = AsyncStream<ServerCall>.makeStream()
         let handler = ServerConnectionHandler(
-            configuration: .defaults, router: Router(), calls: calls, logger: Logger(label: "test.shutdown"))
+            configuration: .defaults, router: Router(), calls: calls, logger: Logger(label: "test.shutdown"),
+            metrics: ServerMetrics(router: Router()))
         let channel = EmbeddedChannel()
         defer { _ = try? channel.finish() }
         try channel.pipeline.syncOperations.addHandler(handler)

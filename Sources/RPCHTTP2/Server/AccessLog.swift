@@ -18,13 +18,13 @@ final class AccessLog {
         self.level = level
     }
 
-    /// Writes the entry of a call that ended with `code`.
-    func write(_ entry: AccessLogEntry, code: StatusCode) {
+    /// Writes the entry of a call that ended with `code` after `duration`.
+    func write(_ entry: AccessLogEntry, code: StatusCode, duration: Duration) {
         guard let path = entry.path else { return }
         var metadata: Logger.Metadata = [
             "method": .string(path),
             "status": .string(code.name),
-            "duration_ms": .string(Self.milliseconds(entry.start.duration(to: .now))),
+            "duration_ms": .string(Self.milliseconds(duration)),
             "request_messages": .stringConvertible(entry.requestMessages),
             "request_bytes": .stringConvertible(entry.requestBytes),
             "response_messages": .stringConvertible(entry.responseMessages),
@@ -45,8 +45,6 @@ final class AccessLog {
 
 /// What the access log says about one call, gathered while the call runs.
 struct AccessLogEntry {
-    /// When the request's headers began.
-    let start: ContinuousClock.Instant
     /// The `:path`, once the headers are complete.
     var path: String?
     var caller: String?
@@ -54,8 +52,4 @@ struct AccessLogEntry {
     var requestBytes = 0
     var responseMessages = 0
     var responseBytes = 0
-
-    init(start: ContinuousClock.Instant = .now) {
-        self.start = start
-    }
 }

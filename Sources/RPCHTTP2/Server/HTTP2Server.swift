@@ -25,6 +25,7 @@ public final class HTTP2Server: Service, Sendable {
     private let logger: Logger
     private let eventLoopGroup: any EventLoopGroup
     private let address: EventLoopPromise<SocketAddress>
+    private let metrics: ServerMetrics
     private let state: Mutex<State>
 
     private struct State {
@@ -37,6 +38,8 @@ public final class HTTP2Server: Service, Sendable {
     /// Refused connections answered at once (`HTTP2ServerConfiguration.refusedConnectionTimeout`).
     private static let maxRefusedConnections = 1024
 
+    /// Makes the server and its metrics (`rpc_server_*`, see the README), with the swift-metrics
+    /// factory in force now: bootstrap `MetricsSystem` first to collect them.
     public init(
         router: Router,
         configuration: HTTP2ServerConfiguration = .defaults,
@@ -48,6 +51,7 @@ public final class HTTP2Server: Service, Sendable {
         self.logger = logger
         self.eventLoopGroup = eventLoopGroup
         self.address = eventLoopGroup.any().makePromise()
+        self.metrics = ServerMetrics(router: router)
         self.state = Mutex(State(admission: ConnectionAdmission(
             maxConnections: configuration.maxConnections, maxPerPeer: configuration.maxConnectionsPerPeer,
             maxRefusing: Self.maxRefusedConnections)))
@@ -139,9 +143,10 @@ public final class HTTP2Server: Service, Sendable {
         var refusal: ConnectionRefusal?
         switch decision {
         case .admitted:
-            break
+            metrics.connections.increment()
         case .refused(let reason):
             logger.warning("refusing connection", metadata: ["peer": "\(peer)", "reason": "\(reason.message)"])
+            metrics.refused(reason)
             refusal = reason
             continuation.finish()
         case .dropped:
@@ -156,6 +161,7 @@ public final class HTTP2Server: Service, Sendable {
                 state.connections.removeValue(forKey: id)
                 state.admission.closed(decision, peer: peer)
             }
+            if decision == .admitted { self.metrics.connections.decrement() }
             // Also when the connection closed before HTTP/2 started (a failed TLS handshake).
             continuation.finish()
         }
@@ -164,6 +170,7 @@ public final class HTTP2Server: Service, Sendable {
             router: router,
             calls: continuation,
             logger: logger,
+            metrics: metrics,
             refusal: refusal
         )
         if let tls = configuration.tls {

@@ -19,6 +19,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private let router: Router
     private let calls: AsyncStream<ServerCall>.Continuation
     private var logger: Logger
+    private let metrics: ServerMetrics
     private let refusal: ConnectionRefusal?
     /// Whether a stream of a refused connection was answered.
     private var refusalAnswered = false
@@ -43,12 +44,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     init(
         configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger,
-        refusal: ConnectionRefusal? = nil
+        metrics: ServerMetrics, refusal: ConnectionRefusal? = nil
     ) {
         self.configuration = configuration
         self.router = router
         self.calls = calls
         self.logger = logger
+        self.metrics = metrics
         self.refusal = refusal
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits, maxConcurrentStreams: configuration.maxConcurrentStreams)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
@@ -238,6 +240,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     private func tearDown() {
         for stream in streams.values { stream.close() }
+        metrics.streams.decrement(by: Double(streams.count))
         streams.removeAll()
         keepalive?.stop()
         idleTimer?.cancel()
@@ -354,6 +357,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         guard isRequest else { return }
         streams[streamID] = ServerStreamState(
             id: streamID, maxHeaderListSize: configuration.maxHeaderListSize, accessLog: accessLog)
+        metrics.streams.increment()
         idleTimer?.cancel()
         idleTimer = nil
     }
@@ -387,6 +391,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(closed streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
+        metrics.streams.decrement()
         // Bytes the call never read still hold the connection's window: give it back.
         session?.consume(streamID: streamID, count: stream.takeWithheldBytes())
         stream.close()
@@ -419,7 +424,9 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             let call = ServerCall(
                 head: accepted.head, route: accepted.route, stream: stream, connection: self, wakeQueue: wakeQueue,
                 eventLoop: context.eventLoop)
-            stream.start(accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize)
+            stream.start(
+                accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
+                metrics: metrics.method(for: accepted.route))
             if let deadline = accepted.head.deadline {
                 stream.armDeadline(on: context.eventLoop, at: deadline, connection: self)
             }
@@ -433,14 +440,13 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     /// Answers a call that does not start with `rejected`, trailers-only.
     private func answer(_ stream: ServerStreamState, _ rejected: RequestValidation.Rejected, session: NGHTTP2Session) {
         let path = stream.headers.first(":path") ?? ""
-        stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code)
+        stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code, metrics: metrics.method(forPath: path))
         _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
     }
 }
 
 extension TimeAmount {
     init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        self = .nanoseconds(duration.nanoseconds)
     }
 }

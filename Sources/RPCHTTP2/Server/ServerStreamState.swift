@@ -21,6 +21,12 @@ final class ServerStreamState {
     /// The pulled source of the rest of the response, once the call attached one.
     private var source: (any ResponseSource)?
     private var sourceMetadata: Metadata = [:]
+    /// When the request's headers began.
+    private let openedAt = ContinuousClock.now
+    /// The metrics of the call's method, once its path is known.
+    private var metrics: MethodMetrics?
+    /// Whether the call's end was recorded (metrics and access log).
+    private var endRecorded = false
     private let accessLog: AccessLog?
     /// What the access log will say about this call; `nil` when access logging is off.
     private var accessEntry: AccessLogEntry?
@@ -37,9 +43,10 @@ final class ServerStreamState {
 
     // MARK: Request side
 
-    /// Attaches the call that will run for this stream.
-    func start(_ accepted: RequestValidation.Accepted, call: ServerCall, maxMessageSize: Int) {
+    /// Attaches the call that will run for this stream; `metrics` are its method's.
+    func start(_ accepted: RequestValidation.Accepted, call: ServerCall, maxMessageSize: Int, metrics: MethodMetrics) {
         self.call = call
+        self.metrics = metrics
         self.contentType = accepted.head.contentType
         self.responseCompression = accepted.responseCompression
         inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize, compression: accepted.requestCompression))
@@ -47,11 +54,13 @@ final class ServerStreamState {
         accessEntry?.caller = accepted.caller
     }
 
-    /// The call was answered before it started (`RequestValidation.Rejected`).
-    func rejected(path: String, caller: String?, code: StatusCode) {
+    /// The call was answered before it started (`RequestValidation.Rejected`); `metrics` are
+    /// those of the method at `path`.
+    func rejected(path: String, caller: String?, code: StatusCode, metrics: MethodMetrics) {
+        self.metrics = metrics
         accessEntry?.path = path
         accessEntry?.caller = caller
-        endAccessEntry(code)
+        recordEnd(code)
     }
 
     func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ServerConnectionHandler) {
@@ -157,12 +166,16 @@ final class ServerStreamState {
         outbound.append(framed)
     }
 
-    /// Writes the access log entry, once, before the end of the call reaches the peer.
-    private func endAccessEntry(_ code: StatusCode) {
+    /// Records the call's end, once, before it reaches the peer: its method's metrics (when
+    /// the call got as far as a path) and the access log entry.
+    private func recordEnd(_ code: StatusCode) {
+        guard !endRecorded else { return }
+        endRecorded = true
+        let duration = openedAt.duration(to: .now)
+        metrics?.record(code, after: duration)
         guard let accessLog, var entry = accessEntry else { return }
-        accessEntry = nil
         entry.requestMessages = inbound?.messageCount ?? 0
-        accessLog.write(entry, code: code)
+        accessLog.write(entry, code: code, duration: duration)
     }
 
     /// Submits the response headers once; the body follows from `readData`.
@@ -179,7 +192,7 @@ final class ServerStreamState {
         deadlineTimer?.cancel()
         releaseSource()
         if !responseStarted && lastMessage == nil {
-            endAccessEntry(trailers.code)
+            recordEnd(trailers.code)
             responseStarted = true
             let fields = [(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields
             // No RST_STREAM after it: nghttp2 would drop the queued HEADERS. Request bytes
@@ -189,7 +202,7 @@ final class ServerStreamState {
         }
         startResponse(session, initialMetadata)
         if let lastMessage { appendResponse(lastMessage) }
-        endAccessEntry(trailers.code)
+        recordEnd(trailers.code)
         self.trailers = trailers.headerFields
         outbound.wake(streamID: id, session: session)
     }
@@ -223,7 +236,7 @@ final class ServerStreamState {
         }
         if !finished {
             finished = true
-            endAccessEntry(.cancelled)
+            recordEnd(.cancelled)
             call?.abort.fire()
         }
         // The call holds this state too: let go of it, or neither (nor the connection) is freed.

@@ -1,0 +1,111 @@
+import CoreMetrics
+import RPCCore
+import Synchronization
+
+/// The server's metrics, recorded through swift-metrics into whatever backend the program
+/// bootstrapped (nothing when it bootstrapped none):
+///
+/// - `rpc_server_calls_total{method, status}`: calls ended, by method path and status name.
+/// - `rpc_server_call_duration_seconds{method}`: a timer per method, from the request headers
+///   to the status.
+/// - `rpc_server_connections`, `rpc_server_streams`: connections and streams open now.
+/// - `rpc_server_connections_refused_total{reason}`: connections refused by a connection
+///   limit, `reason` being `server_limit` or `peer_limit`.
+///
+/// The table of methods is made with the server, with the factory in force then; a method's
+/// handles once, the first time it records; a call finds its method by `Route.index`, not by
+/// name. A path that no method serves counts as `method="unknown"`, so a client cannot add series.
+final class ServerMetrics: Sendable {
+    /// Open connections.
+    let connections: Meter
+    /// Open streams.
+    let streams: Meter
+    private let refusedForServerLimit: Counter
+    private let refusedForPeerLimit: Counter
+    /// By `Route.index`.
+    private let methods: [MethodMetrics]
+    private let methodsByPath: [String: MethodMetrics]
+    private let unknownMethod: MethodMetrics
+
+    init(router: Router, factory: any MetricsFactory = MetricsSystem.factory) {
+        connections = Meter(label: "rpc_server_connections", factory: factory)
+        streams = Meter(label: "rpc_server_streams", factory: factory)
+        refusedForServerLimit = Counter(
+            label: "rpc_server_connections_refused_total", dimensions: [("reason", "server_limit")], factory: factory)
+        refusedForPeerLimit = Counter(
+            label: "rpc_server_connections_refused_total", dimensions: [("reason", "peer_limit")], factory: factory)
+        let routes = router.methods.compactMap { router.route(for: $0.path) }.sorted { $0.index < $1.index }
+        precondition(routes.map(\.index) == Array(routes.indices), "route indices are not dense")
+        methods = routes.map { MethodMetrics(method: $0.descriptor.path, factory: factory) }
+        methodsByPath = Dictionary(uniqueKeysWithValues: methods.map { ($0.method, $0) })
+        unknownMethod = MethodMetrics(method: "unknown", factory: factory)
+    }
+
+    /// The metrics of the method `route` serves.
+    func method(for route: Route) -> MethodMetrics {
+        methods[route.index]
+    }
+
+    /// The metrics of the method at `path`, for a call answered before it was routed.
+    func method(forPath path: String) -> MethodMetrics {
+        methodsByPath[path] ?? unknownMethod
+    }
+
+    /// Counts a connection refused by `refusal`.
+    func refused(_ refusal: ConnectionRefusal) {
+        switch refusal.limit {
+        case .server: refusedForServerLimit.increment()
+        case .peer: refusedForPeerLimit.increment()
+        }
+    }
+}
+
+/// The call counters and duration timer of one method, each made the first time it records
+/// (so a method never called adds no series).
+final class MethodMetrics: Sendable {
+    private struct Handles {
+        var duration: Timer?
+        /// By `StatusCode.rawValue`.
+        var calls: [Counter?] = Array(repeating: nil, count: 17)
+    }
+
+    /// The method's path, or `unknown`.
+    let method: String
+    private let factory: any MetricsFactory
+    private let handles = Mutex(Handles())
+
+    init(method: String, factory: any MetricsFactory) {
+        self.method = method
+        self.factory = factory
+    }
+
+    /// Records a call that ended with `code` after `elapsed`.
+    func record(_ code: StatusCode, after elapsed: Duration) {
+        let (duration, calls) = handles.withLock { handles in
+            let duration = handles.duration ?? makeTimer()
+            let calls = handles.calls[code.rawValue] ?? makeCounter(code)
+            handles.duration = duration
+            handles.calls[code.rawValue] = calls
+            return (duration, calls)
+        }
+        duration.recordNanoseconds(elapsed.nanoseconds)
+        calls.increment()
+    }
+
+    private func makeTimer() -> Timer {
+        Timer(label: "rpc_server_call_duration_seconds", dimensions: [("method", method)], factory: factory)
+    }
+
+    private func makeCounter(_ code: StatusCode) -> Counter {
+        Counter(label: "rpc_server_calls_total", dimensions: [("method", method), ("status", code.name)], factory: factory)
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole + attoseconds / 1_000_000_000
+    }
+}
