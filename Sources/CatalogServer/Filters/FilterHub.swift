@@ -1,4 +1,5 @@
 import CatalogAPI
+import CoreMetrics
 import RPCCore
 import Synchronization
 
@@ -9,6 +10,9 @@ import Synchronization
 /// returns (`FilterStore.observeFilterChanges`); the hub appends it to the filter's retained
 /// history and wakes the filter's subscribers, which the transport then pulls from. Nothing
 /// here waits for a subscriber: a slow one only falls behind in the shared history.
+///
+/// The swift-metrics gauge `catalog_watch_subscribers` follows the number of Watch streams
+/// open (made with the factory in force when the hub is made).
 public final class FilterHub: Sendable {
     /// Bounds of the hub.
     public struct Limits: Sendable {
@@ -23,8 +27,10 @@ public final class FilterHub: Sendable {
     public let limits: Limits
     private let channels = Mutex<[String: FilterChannel]>([:])
     private let subscriberCount = Atomic<Int>(0)
+    private let subscriberGauge = Meter(label: "catalog_watch_subscribers")
     private let shuttingDown = Atomic<Bool>(false)
 
+    /// A hub with no filter yet (`load(from:)` reads them).
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
@@ -92,6 +98,7 @@ public final class FilterHub: Sendable {
             subscriberCount.wrappingSubtract(1, ordering: .relaxed)
             throw CatalogError.tooManySubscribers(limit: limits.maxSubscribers).rpcError
         }
+        subscriberGauge.increment()
         do {
             return try channel.subscribe { current, oldest throws(CatalogError) in
                 FilterSubscription(
@@ -99,13 +106,18 @@ public final class FilterHub: Sendable {
                     delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: contentType, waker: waker
                 ) { [weak self, channel] subscription in
                     channel.remove(subscription)
-                    self?.subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+                    self?.subscriberLeft()
                 }
             }
         } catch {
-            subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+            subscriberLeft()
             throw error.rpcError
         }
+    }
+
+    private func subscriberLeft() {
+        subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+        subscriberGauge.decrement()
     }
 
     private static func start(current: FilterState, oldestRetained: Int64, since: Int64?, delivery: FilterDelivery)
