@@ -68,8 +68,31 @@ struct Catalogd: AsyncParsableCommand {
     @Option(help: "Concurrent streams per connection.")
     var maxConcurrentStreams: Int = HTTP2ServerConfiguration.defaults.maxConcurrentStreams
 
-    @Option(help: "Open connections accepted.")
+    @Option(
+        help: """
+            Open connections served; past it a new connection's calls are answered RESOURCE_EXHAUSTED \
+            (reason tooManyConnections), then GOAWAY closes it.
+            """)
     var maxConnections: Int = HTTP2ServerConfiguration.defaults.maxConnections
+
+    @Option(help: "Open connections served from one client IP address; past it as for --max-connections.")
+    var maxConnectionsPerPeer: Int = HTTP2ServerConfiguration.defaults.maxConnectionsPerPeer
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            New calls per second on one connection, BURST at once (default RATE); a call past it is answered \
+            RESOURCE_EXHAUSTED (reason callRateExceeded) and the connection stays open. 0: no limit.
+            """, valueName: "rate[,burst]"))
+    var maxCallRate = CallRateOption(argument: "0")!
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            Serve Prometheus metrics (text format 0.0.4) at http://HOST:PORT/metrics over plain HTTP/1.1 \
+            (env CATALOG_METRICS_ADDRESS); off by default.
+            """, valueName: "host:port"))
+    var metricsAddress: String?
 
     @Option(name: .customLong("max-watch-subscribers"), help: "Filters/Watch streams open at once across the server.")
     var maxWatchSubscribers: Int = FilterHub.Limits().maxSubscribers
@@ -123,6 +146,12 @@ struct Catalogd: AsyncParsableCommand {
 
         let listen = try ListenAddress(parsing: address ?? environment["CATALOG_ADDRESS"] ?? "127.0.0.1:50051")
         let (host, port) = (listen.host, listen.port)
+        guard maxConnections >= 1, maxConnectionsPerPeer >= 1 else {
+            throw ValidationError("--max-connections and --max-connections-per-peer must be at least 1")
+        }
+        let metricsListen = try (metricsAddress ?? environment["CATALOG_METRICS_ADDRESS"]).map(ListenAddress.init(parsing:))
+        // Before the server is made: its metrics are made with the factory in force then.
+        let metricsEndpoint = metricsListen.map { MetricsEndpoint(registry: PrometheusMetrics.bootstrap(), address: $0) }
         let tokensPath = tokens ?? environment["CATALOG_TOKENS"]
         let authorizer = try Self.makeAuthorizer(
             tokensPath: tokensPath, address: listen, allowOpen: allowOpen || Self.isSet(environment["CATALOG_ALLOW_OPEN"]),
@@ -181,6 +210,8 @@ struct Catalogd: AsyncParsableCommand {
         configuration.maxReceiveMessageSize = maxMessageSize
         configuration.maxConcurrentStreams = maxConcurrentStreams
         configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerPeer = maxConnectionsPerPeer
+        configuration.maxCallRate = maxCallRate.limit
         configuration.maxHeaderListSize = maxHeaderListSize
         configuration.keepaliveInterval = keepaliveSeconds > 0 ? .seconds(keepaliveSeconds) : nil
         configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
@@ -193,6 +224,8 @@ struct Catalogd: AsyncParsableCommand {
         let app = CatalogServerApp(
             configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+        // First, so that it is shut down last (the group goes in reverse) and can be scraped while the server drains.
+        if let metricsEndpoint { services.insert(.init(service: metricsEndpoint), at: 0) }
         let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer) } }
         if tokenFile != nil || tls != nil {
             let reloader = HangupReloader(
@@ -208,6 +241,15 @@ struct Catalogd: AsyncParsableCommand {
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await serviceGroup.run() }
+            if let metricsEndpoint, let metricsListen {
+                do {
+                    let bound = try await metricsEndpoint.listeningAddress
+                    let metricsURL = "http://\(bound.ipAddress ?? metricsListen.host):\(bound.port ?? metricsListen.port)/metrics"
+                    logger.notice("serving metrics on \(metricsURL)")
+                } catch {
+                    throw StartupError(message: "cannot serve metrics on \(metricsListen.host):\(metricsListen.port): \(error)")
+                }
+            }
             do {
                 let bound = try await app.listeningAddress
                 let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
