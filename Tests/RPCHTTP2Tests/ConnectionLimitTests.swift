@@ -7,9 +7,24 @@ import Testing
 /// GOAWAY ENHANCE_YOUR_CALM (with the same words as debug data) closes them.
 @Suite("Connection limits refuse with a clear status", .timeLimit(.minutes(1)))
 struct ConnectionLimitTests {
-    @Test("past the per-peer limit a connection's call is RESOURCE_EXHAUSTED; a freed place is taken again")
-    func perPeerLimit() async throws {
-        try await withTestServer(configure: { $0.maxConnectionsPerPeer = 2 }) { server in
+    /// A limit of 2 connections, and the refusal it gives.
+    struct Limit: Sendable, CustomTestStringConvertible {
+        var name: String
+        var configure: @Sendable (inout HTTP2ServerConfiguration) -> Void
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let limits = [
+        Limit(name: "maxConnectionsPerPeer", configure: { $0.maxConnectionsPerPeer = 2 },
+              message: "too many connections from 127.0.0.1 (limit 2)"),
+        Limit(name: "maxConnections", configure: { $0.maxConnections = 2 },
+              message: "too many connections to the server (limit 2)"),
+    ]
+
+    @Test("past the limit a connection's call is RESOURCE_EXHAUSTED naming it; a freed place is taken again", arguments: limits)
+    func refusedPastTheLimit(limit: Limit) async throws {
+        try await withTestServer(configure: limit.configure) { server in
             let first = try await server.connect()
             let second = try await server.connect()
             for connection in [first, second] {
@@ -20,7 +35,7 @@ struct ConnectionLimitTests {
                 try await RPCClient(transport: third).unary(Echo.get, EchoRequest(text: "out"))
             }
             #expect(error.code == .resourceExhausted)
-            #expect(error.message == "too many connections from 127.0.0.1 (limit 2)")
+            #expect(error.message == limit.message)
             #expect(error.detail?.reason == "tooManyConnections")
             await third.close()
             #expect(try await RPCClient(transport: second).unary(Echo.get, EchoRequest(text: "still")).text == "still")
@@ -47,8 +62,7 @@ struct ConnectionLimitTests {
     @Test("the refusal on the wire: a trailers-only answer, then GOAWAY ENHANCE_YOUR_CALM with the reason, then close")
     func refusalFrames() async throws {
         try await withTestServer(configure: { $0.maxConnectionsPerPeer = 1 }) { server in
-            let held = try await server.connect()
-            #expect(try await RPCClient(transport: held).unary(Echo.get, EchoRequest(text: "held")).text == "held")
+            let held = try await holdTheOnlyPlace(on: server)
             let port = server.port
             let frames = try await runBlocking {
                 let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
@@ -70,8 +84,7 @@ struct ConnectionLimitTests {
     @Test("a connection from another address is served while 127.0.0.1 is at its limit")
     func otherPeerUnaffected() async throws {
         try await withTestServer(configure: { $0.maxConnectionsPerPeer = 1 }) { server in
-            let held = try await server.connect()
-            #expect(try await RPCClient(transport: held).unary(Echo.get, EchoRequest(text: "held")).text == "held")
+            let held = try await holdTheOnlyPlace(on: server)
             let port = server.port
             let frames = try await runBlocking {
                 let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10), sourceAddress: "127.0.0.2")
@@ -95,8 +108,7 @@ struct ConnectionLimitTests {
             $0.maxConnectionsPerPeer = 1
             $0.refusedConnectionTimeout = .milliseconds(200)
         }) { server in
-            let held = try await server.connect()
-            #expect(try await RPCClient(transport: held).unary(Echo.get, EchoRequest(text: "held")).text == "held")
+            let held = try await holdTheOnlyPlace(on: server)
             let port = server.port
             let frames = try await runBlocking {
                 let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
@@ -110,5 +122,12 @@ struct ConnectionLimitTests {
             #expect(goAway.goAwayDebugData == "too many connections from 127.0.0.1 (limit 1)", "\(goAway)")
             await held.close()
         }
+    }
+
+    /// A connection from 127.0.0.1 that was served, so that the limit of 1 is reached.
+    private func holdTheOnlyPlace(on server: TestServer) async throws -> HTTP2ClientConnection {
+        let held = try await server.connect()
+        #expect(try await RPCClient(transport: held).unary(Echo.get, EchoRequest(text: "held")).text == "held")
+        return held
     }
 }
