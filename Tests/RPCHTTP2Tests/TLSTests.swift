@@ -202,8 +202,14 @@ struct TLSTests {
         }) { server in
             let first = try await server.connect(.tls(ClientTLS(caFile: pki.caFile)))
             #expect(try await RPCClient(transport: first).unary(Echo.get, EchoRequest(text: "1")).text == "1")
-            let error = try await #require(throws: RPCError.self) { try await server.connect(.tls(ClientTLS(caFile: pki.caFile))) }
-            #expect(error.code == .unavailable)
+            // Refused past the limit, after the handshake: its call says why.
+            let second = try await server.connect(.tls(ClientTLS(caFile: pki.caFile)))
+            let error = try await #require(throws: RPCError.self) {
+                try await RPCClient(transport: second).unary(Echo.get, EchoRequest(text: "2"))
+            }
+            #expect(error.code == .resourceExhausted)
+            #expect(error.message.contains("too many connections"), "\(error.message)")
+            await second.close()
             await first.close()
         }
     }
