@@ -1,0 +1,47 @@
+/// The command line: `abuse-latency --port 50051 [--seconds 4] [--rounds 3] [--attackers 2]
+/// [--lanes 2] [--interval-ms 2] [--attacks rapid-reset,ping-flood,…]`.
+struct Options {
+    var port = 50051
+    /// How long the honest client measures in each phase.
+    var seconds = 4.0
+    var rounds = 3
+    /// Attacker threads (one connection at a time each) per attack.
+    var attackers = 2
+    /// Honest connections, each making one call at a time.
+    var lanes = 2
+    /// Pause between the starts of one lane's calls.
+    var intervalMilliseconds = 2.0
+    var attacks = Attack.allCases
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(_ arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+            switch flag {
+            case "--port": port = try Self.parse(value, flag)
+            case "--seconds": seconds = try Self.parse(value, flag)
+            case "--rounds": rounds = try Self.parse(value, flag)
+            case "--attackers": attackers = try Self.parse(value, flag)
+            case "--lanes": lanes = try Self.parse(value, flag)
+            case "--interval-ms": intervalMilliseconds = try Self.parse(value, flag)
+            case "--attacks":
+                attacks = try value.split(separator: ",").map { name throws(UsageError) in
+                    guard let attack = Attack(rawValue: String(name)) else {
+                        throw UsageError(description: "unknown attack \(name); known: \(Attack.allCases.map(\.rawValue))")
+                    }
+                    return attack
+                }
+            default: throw UsageError(description: "unknown option \(flag)")
+            }
+        }
+    }
+
+    private static func parse<T: LosslessStringConvertible>(_ value: String, _ flag: String) throws(UsageError) -> T {
+        guard let parsed = T(value) else { throw UsageError(description: "\(flag): not a number: \(value)") }
+        return parsed
+    }
+}
