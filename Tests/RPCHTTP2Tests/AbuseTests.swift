@@ -37,6 +37,39 @@ struct AbuseTests {
         }
     }
 
+    /// A rapid-reset flood's requests and resets arrive in one read: its calls are gone before
+    /// the connection gets to them, and must cost no task and no handler.
+    @Test("calls reset in the same read as their request never start their handler")
+    func callsResetBeforeTheirTurn() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
+                defer { raw.close() }
+                try raw.sendPreface()
+                let hang = RawHTTP2Connection.hpackLiteral(RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Hang"))
+                let resetCalls = (0..<5).flatMap { index in
+                    let stream = UInt32(2 * index + 1)
+                    return Frame(type: .headers, flags: FrameFlags.endHeaders, streamID: stream, payload: hang).encoded
+                        + Frame(type: .data, flags: FrameFlags.endStream, streamID: stream,
+                                payload: grpcMessage(#"{"text":"reset \#(index)"}"#)).encoded
+                        + Frame(type: .rstStream, streamID: stream, payload: [0, 0, 0, UInt8(HTTP2ErrorCode.cancel)]).encoded
+                }
+                try raw.sendRaw(resetCalls)
+                try raw.sendHeaders(streamID: 11, headers: RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get"),
+                                    endStream: false)
+                try raw.sendData(streamID: 11, grpcMessage(#"{"text":"kept","sleepMs":1}"#), endStream: true)
+                let answer = try raw.readUntil { $0.streamID == 11 && $0.isEndStream }
+                try check(answer?.type == .headers, "the kept call was not answered: \(raw.receivedFrames)")
+            }
+            // The reset calls were queued before the kept one, which has been answered.
+            let resetStarted = await server.probe.next(timeout: .seconds(1)) { event in
+                if case .started(let text) = event { text.hasPrefix("reset") } else { false }
+            }
+            #expect(resetStarted == nil)
+        }
+    }
+
     @Test("cancelling many streams that were already being answered is not a flood")
     func cancelsOfAnsweredStreams() async throws {
         try await withTestServer(configure: { configuration in

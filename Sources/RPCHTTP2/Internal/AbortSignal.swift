@@ -21,6 +21,13 @@ final class AbortSignal: Sendable {
         waiter?.resume()
     }
 
+    /// Whether the signal has fired.
+    var hasFired: Bool {
+        state.withLock { state in
+            if case .done = state { true } else { false }
+        }
+    }
+
     /// Returns when the signal fires or the waiting task is cancelled.
     func wait() async {
         await withTaskCancellationHandler {

@@ -191,7 +191,9 @@ struct ServerConnection: Sendable {
 
     func run() async {
         await withDiscardingTaskGroup { group in
-            for await call in calls {
+            // A call reset, timed out or cut off before its turn is already answered or gone:
+            // it gets no task, so a rapid-reset flood costs no handler.
+            for await call in calls where !call.abort.hasFired {
                 group.addTask { await call.route.run(call) }
             }
         }
