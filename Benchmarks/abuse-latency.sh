@@ -6,8 +6,9 @@
 # (so GetItem 1 exists and Categories/List answers ~1 000 entries), and runs the benchmark:
 # each round alternates a baseline phase (the honest client alone) with one attack phase, for
 # every attack, so that each ratio compares measurements a few seconds apart. Prints one JSON
-# line per phase, then a Markdown table of medians over the rounds, with the verdict against
-# the issue's target: honest p50 and p99 within 2× of the baseline.
+# line per phase (with catalogd's CPU use over the phase), then a Markdown table of medians
+# over the rounds, with the verdict against the issue's target: honest p50 and p99 within 2×
+# of the baseline.
 #
 # The honest client: LANES connections, each one unary call at a time (GetItem and
 # Health/Check in turn) every INTERVAL_MS. Each attack runs on ATTACKERS threads, one raw
@@ -33,6 +34,6 @@ attacks=()
 echo "# $(nproc) cores, $ROUNDS rounds of ${PHASE_S} s phases, $LANES honest lanes every $INTERVAL_MS ms," \
   "$ATTACKERS attackers; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 "$bin/abuse-latency" --port "$PORT" --seconds "$PHASE_S" --rounds "$ROUNDS" --attackers "$ATTACKERS" \
-  --lanes "$LANES" --interval-ms "$INTERVAL_MS" "${attacks[@]}"
+  --lanes "$LANES" --interval-ms "$INTERVAL_MS" --server-pid "${pids[0]}" "${attacks[@]}"
 echo "# catalogd logged $(grep -c 'closing abusive connection' "$tmpdir/catalogd.log" || true) abusive connections;" \
   "still running: $(kill -0 "${pids[0]}" 2>/dev/null && echo yes || echo NO); load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,5 +1,5 @@
 /// The command line: `abuse-latency --port 50051 [--seconds 4] [--rounds 3] [--attackers 2]
-/// [--lanes 2] [--interval-ms 2] [--attacks rapid-reset,ping-flood,…]`.
+/// [--lanes 2] [--interval-ms 2] [--attacks rapid-reset,ping-flood,…] [--server-pid PID]`.
 struct Options {
     var port = 50051
     /// How long the honest client measures in each phase.
@@ -12,6 +12,8 @@ struct Options {
     /// Pause between the starts of one lane's calls.
     var intervalMilliseconds = 2.0
     var attacks = Attack.allCases
+    /// The server's process, whose CPU use each phase reports when given.
+    var serverPID: Int32?
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -28,6 +30,7 @@ struct Options {
             case "--attackers": attackers = try Self.parse(value, flag)
             case "--lanes": lanes = try Self.parse(value, flag)
             case "--interval-ms": intervalMilliseconds = try Self.parse(value, flag)
+            case "--server-pid": serverPID = try Self.parse(value, flag)
             case "--attacks":
                 attacks = try value.split(separator: ",").map { name throws(UsageError) in
                     guard let attack = Attack(rawValue: String(name)) else {

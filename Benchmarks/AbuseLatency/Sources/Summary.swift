@@ -7,8 +7,8 @@ struct Summary {
 
     var table: String {
         var lines = [
-            "| attack | baseline p50 / p99 ms | attacked p50 / p99 ms | p50 × | p99 × | max ms | failed calls | attacker conns (closed by server) | verdict |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "| attack | baseline p50 / p99 ms | attacked p50 / p99 ms | p50 × | p99 × | max ms | failed calls | attacker conns (closed by server) | server CPU | client CPU | verdict |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for attack in Attack.allCases {
             let runs = pairs.filter { $0.attacked.attack == attack }
@@ -23,9 +23,17 @@ struct Summary {
                     + " | \(format(median(runs.map(\.attacked.p50)))) / \(format(median(runs.map(\.attacked.p99))))"
                     + " | \(format(p50Ratio)) | \(format(p99Ratio)) | \(format(median(runs.map(\.attacked.max))))"
                     + " | \(runs.map(\.attacked.sample.failed).reduce(0, +))"
-                    + " | \(Int(connections)) (\(Int(closed))) | \(within ? "within 2×" : "over 2×") |")
+                    + " | \(Int(connections)) (\(Int(closed))) | \(cpu(runs.map(\.baseline.serverCPU))) → \(cpu(runs.map(\.attacked.serverCPU)))"
+                    + " | \(cpu(runs.map(\.baseline.clientCPU))) → \(cpu(runs.map(\.attacked.clientCPU)))"
+                    + " | \(within ? "within 2×" : "over 2×") |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The median CPU use in percent of one core, `?` when not measured.
+    private func cpu(_ uses: [Double?]) -> String {
+        let measured = uses.compactMap { $0 }
+        return measured.isEmpty ? "?" : "\(Int((median(measured) * 100).rounded()))%"
     }
 
     private func median(_ values: [Double]) -> Double {
