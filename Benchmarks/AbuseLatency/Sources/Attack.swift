@@ -17,7 +17,9 @@ enum Attack: String, CaseIterable, Sendable {
     /// Connect, send the preface and SETTINGS, close.
     case connectionChurn = "connection-churn"
 
+    /// Frames (or calls) sent at once.
     static let burst = 100
+    /// How long a slow reader holds each connection, in milliseconds.
     static let slowReaderHold: Int32 = 2_000
 
     /// Plays the attack on `socket` until the server closes it, it stalls, or `deadline`.

@@ -33,13 +33,12 @@ final class RawSocket {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else {
-            Glibc.close(fd)
-            return nil
-        }
+        guard connected == 0 else { return nil }  // deinit closes the socket
     }
 
-    deinit { Glibc.close(fd) }
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+    }
 
     /// Sends all of `bytes` unless the connection is no longer open; returns whether it is.
     @discardableResult
