@@ -26,6 +26,8 @@ public final class HTTP2Server: Service, Sendable {
     private let eventLoopGroup: any EventLoopGroup
     private let address: EventLoopPromise<SocketAddress>
     private let metrics: ServerMetrics
+    /// Warnings that peers can provoke at will, rate-limited across all connections.
+    private let warnings = WarningThrottle()
     private let state: Mutex<State>
 
     private struct State {
@@ -145,13 +147,14 @@ public final class HTTP2Server: Service, Sendable {
         case .admitted:
             metrics.connections.increment()
         case .refused(let reason):
-            logger.warning("refusing connection", metadata: ["peer": "\(peer)", "reason": "\(reason.message)"])
+            warnings.warning("refusing connection", metadata: ["peer": "\(peer)", "reason": "\(reason.message)"], on: logger)
             metrics.refused(reason)
             refusal = reason
             continuation.finish()
         case .dropped:
-            logger.warning("closing a new connection at once (shutting down, or too many refused connections)",
-                           metadata: ["peer": "\(peer)"])
+            warnings.warning(
+                "closing a new connection at once (shutting down, or too many refused connections)",
+                metadata: ["peer": "\(peer)"], on: logger)
             continuation.finish()
             channel.close(promise: nil)
             return connection
@@ -171,7 +174,8 @@ public final class HTTP2Server: Service, Sendable {
             calls: continuation,
             logger: logger,
             metrics: metrics,
-            refusal: refusal
+            refusal: refusal,
+            warnings: warnings
         )
         if let tls = configuration.tls {
             try channel.pipeline.syncOperations.addHandlers(

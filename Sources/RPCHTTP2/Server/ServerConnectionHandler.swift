@@ -21,6 +21,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var logger: Logger
     private let metrics: ServerMetrics
     private let refusal: ConnectionRefusal?
+    /// Shared by the server's connections: warnings a peer can provoke are rate-limited.
+    private let warnings: WarningThrottle
     /// Whether a stream of a refused connection was answered.
     private var refusalAnswered = false
     private var refusalTimer: Scheduled<Void>?
@@ -44,7 +46,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     init(
         configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger,
-        metrics: ServerMetrics, refusal: ConnectionRefusal? = nil
+        metrics: ServerMetrics, refusal: ConnectionRefusal? = nil, warnings: WarningThrottle = WarningThrottle()
     ) {
         self.configuration = configuration
         self.router = router
@@ -52,6 +54,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.logger = logger
         self.metrics = metrics
         self.refusal = refusal
+        self.warnings = warnings
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits, maxConcurrentStreams: configuration.maxConcurrentStreams)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
     }
@@ -226,10 +229,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func fail(_ error: NGHTTP2Session.SessionError) {
         guard let session else { return }
         if let reason = abuseReason {
-            logger.warning("closing abusive connection", metadata: ["reason": "\(reason)"])
+            warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: logger)
             session.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
         } else if error.isFlood {
-            logger.warning("closing abusive connection", metadata: ["reason": "control frame flood"])
+            warnings.warning("closing abusive connection", metadata: ["reason": "control frame flood"], on: logger)
             session.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
         } else {
             logger.info("closing connection after a protocol error", metadata: ["error": "\(error)"])
