@@ -71,7 +71,9 @@ struct RetryTests {
             #expect([.unavailable, .deadlineExceeded].contains(error.code), "\(error)")
             #expect(ContinuousClock.now - started < .seconds(15))
             // 200 attempts 100 ms apart would take 20 s: the timeout, not the attempt limit, stopped it.
-            #expect((2..<100).contains(probe.calls(CategoriesService.list)), "\(probe.calls(CategoriesService.list)) attempts")
+            // (On a loaded machine the first attempt alone may take the whole 5 s; that retries
+            // happen at all is `readRetried`'s to show.)
+            #expect((1..<100).contains(probe.calls(CategoriesService.list)), "\(probe.calls(CategoriesService.list)) attempts")
             await client.close()
         }
     }

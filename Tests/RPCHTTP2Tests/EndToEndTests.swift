@@ -128,7 +128,9 @@ struct EndToEndTests {
                 let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(30))
                 defer { raw.close() }
                 try raw.sendPreface()
-                let headers = RawHTTP2Connection.grpcRequestHeaders(path: Echo.get.descriptor.path) + [("grpc-timeout", "100m")]
+                // Long enough for the handler to start on a loaded machine, so there is one to cancel
+                // (a call whose deadline passes before its turn never starts a handler).
+                let headers = RawHTTP2Connection.grpcRequestHeaders(path: Echo.get.descriptor.path) + [("grpc-timeout", "5S")]
                 try raw.sendHeaders(streamID: 1, headers: headers, endStream: false)
                 try raw.sendData(streamID: 1, body, endStream: true)
                 return try raw.readUntil { $0.streamID == 1 && ($0.type == .rstStream || ($0.type == .headers && $0.isEndStream)) }
