@@ -130,6 +130,16 @@ let package = Package(
             path: "Tests/CChildProcess"
         ),
         .target(
+            name: "CatalogServerRunner",
+            dependencies: ["CatalogServer"],
+            path: "Tests/CatalogServerRunner"
+        ),
+        .target(
+            name: "TestTokens",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TestTokens"
+        ),
+        .target(
             name: "FuzzTargets",
             dependencies: ["RPCCore", "CatalogAPI"],
             path: "Tests/FuzzTargets"
@@ -186,10 +196,10 @@ let package = Package(
         .testTarget(
             name: "CatalogServerTests",
             dependencies: [
+                "TestTokens",
                 "CatalogAPI",
                 "CatalogServer",
                 "RPCCore",
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -205,12 +215,13 @@ let package = Package(
         .testTarget(
             name: "CatalogEndToEndTests",
             dependencies: [
+                "CatalogServerRunner",
+                "TestTokens",
                 "CatalogAPI",
                 "CatalogServer",
                 "CatalogStoreSQLite",
                 "RPCCore",
                 "RPCHTTP2",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
@@ -218,6 +229,7 @@ let package = Package(
         .testTarget(
             name: "CatalogClientTests",
             dependencies: [
+                "CatalogServerRunner",
                 "CatalogAPI",
                 "CatalogClient",
                 "CatalogServer",
@@ -231,6 +243,7 @@ let package = Package(
         .testTarget(
             name: "CatalogCLITests",
             dependencies: [
+                "CatalogServerRunner",
                 "CatalogCLI",
                 "ChildProcess",
                 "TestCertificates",
@@ -245,6 +258,7 @@ let package = Package(
         .testTarget(
             name: "CatalogdTests",
             dependencies: [
+                "TestTokens",
                 "catalogd",
                 "ChildProcess",
                 "TestCertificates",
@@ -252,7 +266,6 @@ let package = Package(
                 "RPCHTTP2",
                 "CatalogAPI",
                 "CatalogClient",
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Python")]
         ),

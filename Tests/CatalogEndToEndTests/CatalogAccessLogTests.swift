@@ -3,6 +3,7 @@ import CatalogServer
 import InMemoryLogging
 import Logging
 import RPCCore
+import TestTokens
 import Testing
 
 /// catalogd's access log through the real app: one entry per call, naming the token that
@@ -48,7 +49,7 @@ struct CatalogAccessLogTests {
         let everything = log.entries.map { "\($0)" }.joined(separator: "\n")
         for token in [TokenFixtures.reader, TokenFixtures.writer, TokenFixtures.admin] {
             #expect(!everything.contains(token))
-            #expect(!everything.contains(TokenFixtures.sha256Hex(token)))
+            #expect(!everything.contains(TestTokens.sha256Hex(token)))
         }
     }
 }

@@ -1,6 +1,7 @@
 import CatalogAPI
 import CatalogServer
 import RPCCore
+import TestTokens
 import Testing
 
 /// `TokenAuthorizer` decisions for every method and credential, without sockets (the same
@@ -60,7 +61,7 @@ struct TokenAuthorizerTests {
     static let unauthenticatedCases: [Unauthenticated] = [
         Unauthenticated(authorization: [], message: "/catalog.v1.Categories/List needs a bearer token (authorization: Bearer <token>)"),
         Unauthenticated(authorization: ["Bearer guess-secret"], message: "the bearer token is not known to this server"),
-        Unauthenticated(authorization: ["Bearer " + TokenFixtures.sha256Hex("reader-secret")], message: "the bearer token is not known to this server"),
+        Unauthenticated(authorization: ["Bearer " + TestTokens.sha256Hex("reader-secret")], message: "the bearer token is not known to this server"),
         Unauthenticated(authorization: ["reader-secret"], message: "the authorization header must be one 'Bearer <token>'"),
         Unauthenticated(authorization: ["Basic reader-secret"], message: "the authorization header must be one 'Bearer <token>'"),
         Unauthenticated(authorization: ["Bearer"], message: "the authorization header must be one 'Bearer <token>'"),

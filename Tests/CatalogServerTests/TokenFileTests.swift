@@ -1,17 +1,18 @@
 import CatalogAPI
 import CatalogServer
 import Foundation
+import TestTokens
 import Testing
 
 @Suite("Token file")
 struct TokenFileTests {
     @Test("a valid file gives each token its name and role; hex digits in either case")
     func valid() throws {
-        let upper = TokenFixtures.sha256Hex("admin-secret").uppercased()
+        let upper = TestTokens.sha256Hex("admin-secret").uppercased()
         let json = """
             {"tokens": [
-              {"name": "ci", "role": "reader", "sha256": "\(TokenFixtures.sha256Hex("reader-secret"))"},
-              {"name": "ops.team_2-b", "role": "writer", "sha256": "\(TokenFixtures.sha256Hex("writer-secret"))", "comment": "ignored"},
+              {"name": "ci", "role": "reader", "sha256": "\(TestTokens.sha256Hex("reader-secret"))"},
+              {"name": "ops.team_2-b", "role": "writer", "sha256": "\(TestTokens.sha256Hex("writer-secret"))", "comment": "ignored"},
               {"name": "root", "role": "admin", "sha256": "\(upper)"}
             ]}
             """
@@ -28,8 +29,8 @@ struct TokenFileTests {
         var testDescription: String { problem }
     }
 
-    static let reader = TokenFixtures.sha256Hex("reader-secret")
-    static let writer = TokenFixtures.sha256Hex("writer-secret")
+    static let reader = TestTokens.sha256Hex("reader-secret")
+    static let writer = TestTokens.sha256Hex("writer-secret")
 
     static let badFiles: [BadFile] = [
         BadFile(json: "{", problem: "it is not valid JSON"),
@@ -92,7 +93,7 @@ struct TokenFileTests {
     @Test("load reads the file at the path")
     func load() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).json")
-        try Data(TokenFixtures.fileJSON(TokenFixtures.oneOfEachRole).utf8).write(to: url)
+        try Data(TestTokens.fileJSON(TokenFixtures.oneOfEachRole).utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let tokens = try TokenFile.load(path: url.path)
         #expect(tokens == (try TokenFixtures.tokenSet(TokenFixtures.oneOfEachRole)))
@@ -112,6 +113,6 @@ struct TokenFileTests {
         let tokens = try TokenFixtures.tokenSet(TokenFixtures.oneOfEachRole)
         #expect(tokens.match("") == nil)
         #expect(tokens.match("guess") == nil)
-        #expect(tokens.match(TokenFixtures.sha256Hex("reader-secret")) == nil, "the hash is not the token")
+        #expect(tokens.match(TestTokens.sha256Hex("reader-secret")) == nil, "the hash is not the token")
     }
 }

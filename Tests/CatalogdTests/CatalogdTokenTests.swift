@@ -3,6 +3,7 @@ import CatalogAPI
 import CatalogClient
 import Foundation
 import RPCCore
+import TestTokens
 import Testing
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ struct CatalogdTokenTests {
     @Test("with --tokens, a call needs a token of a role high enough; Health needs none")
     func tokensEnforced() async throws {
         let file = TokenFiles.freshPath()
-        try TokenFiles.write(TokenFiles.json(Self.tokens), to: file)
+        try TokenFiles.write(TestTokens.fileJSON(Self.tokens), to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path])
         defer { catalogd.kill() }
@@ -62,10 +63,10 @@ struct CatalogdTokenTests {
             contents: #"{"tokens": [{"name": "ci", "role": "admin", "sha256": "abc123"}]}"#,
             problem: "tokens[0] ('ci'): sha256 must be 64 hex digits (the SHA-256 of the token), got 6 characters"),
         BadTokenFile(
-            contents: #"{"tokens": [{"name": "ci", "role": "owner", "sha256": "\#(TokenFiles.sha256Hex("x"))"}]}"#,
+            contents: #"{"tokens": [{"name": "ci", "role": "owner", "sha256": "\#(TestTokens.sha256Hex("x"))"}]}"#,
             problem: "tokens[0] ('ci'): unknown role 'owner' (reader, writer or admin)"),
         BadTokenFile(
-            contents: TokenFiles.json([("ci", "reader", "one"), ("ci", "admin", "two")]),
+            contents: TestTokens.fileJSON([("ci", "reader", "one"), ("ci", "admin", "two")]),
             problem: "tokens[1]: the name 'ci' is already used by tokens[0]"),
     ]
 
@@ -138,13 +139,13 @@ struct CatalogdTokenTests {
     @Test("SIGHUP reads the token file again; a file it cannot use is logged and the previous tokens stay")
     func reloadOnHangup() async throws {
         let file = TokenFiles.freshPath()
-        try TokenFiles.write(TokenFiles.json([("old", "admin", "old-secret")]), to: file)
+        try TokenFiles.write(TestTokens.fileJSON([("old", "admin", "old-secret")]), to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path])
         defer { catalogd.kill() }
         #expect(try await Self.statsCode(port: catalogd.port, token: "old-secret") == .ok)
 
-        try TokenFiles.write(TokenFiles.json([("new", "reader", "new-secret")]), to: file)
+        try TokenFiles.write(TestTokens.fileJSON([("new", "reader", "new-secret")]), to: file)
         catalogd.send(SIGHUP)
         _ = try await catalogd.wait(timeout: .seconds(20), for: "the reload") { $0.stderr.contains("reloaded the token file") }
         #expect(try await Self.statsCode(port: catalogd.port, token: "old-secret") == .unauthenticated)
@@ -166,7 +167,7 @@ struct CatalogdTokenTests {
     @Test("--access-log writes one line per call with method, status and token name, and never the token")
     func accessLog() async throws {
         let file = TokenFiles.freshPath()
-        try TokenFiles.write(TokenFiles.json(Self.tokens), to: file)
+        try TokenFiles.write(TestTokens.fileJSON(Self.tokens), to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path, "--access-log"])
         defer { catalogd.kill() }
@@ -180,7 +181,7 @@ struct CatalogdTokenTests {
         #expect(calls[0].contains("status=OK") && calls[0].contains("caller=alice"), "\(calls[0])")
         #expect(calls[1].contains("status=UNAUTHENTICATED") && !calls[1].contains("caller="), "\(calls[1])")
         #expect(calls.allSatisfy { $0.contains("duration_ms=") && $0.contains("peer=") })
-        for secret in ["reader-secret", "wrong-secret", TokenFiles.sha256Hex("reader-secret")] {
+        for secret in ["reader-secret", "wrong-secret", TestTokens.sha256Hex("reader-secret")] {
             #expect(!exit.stderr.contains(secret), "\(exit)")
         }
     }

@@ -368,11 +368,8 @@ struct AbuseTests {
         }) { server in
             let port = server.port
             let (elapsed, frames) = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
-                defer { raw.close() }
                 let start = ContinuousClock.now
-                try raw.sendPreface()
-                let frames = try raw.readUntilClosed()
+                let frames = try framesUntilClosed(silentConnectionTo: port)
                 return (ContinuousClock.now - start, frames)
             }
             let goAways = frames.filter { $0.type == .goAway }
@@ -392,12 +389,7 @@ struct AbuseTests {
             $0.idleTimeout = nil
         }) { server in
             let port = server.port
-            let frames = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
-                defer { raw.close() }
-                try raw.sendPreface()
-                return try raw.readUntilClosed()
-            }
+            let frames = try await runBlocking { try framesUntilClosed(silentConnectionTo: port) }
             let ping = try #require(frames.firstIndex { $0.type == .ping && !$0.isAck }, "\(frames)")
             let goAway = try #require(frames.firstIndex { $0.type == .goAway }, "\(frames)")
             #expect(ping < goAway)

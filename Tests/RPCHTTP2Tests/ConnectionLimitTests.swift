@@ -110,12 +110,7 @@ struct ConnectionLimitTests {
         }) { server in
             let held = try await holdTheOnlyPlace(on: server)
             let port = server.port
-            let frames = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
-                defer { raw.close() }
-                try raw.sendPreface()
-                return try raw.readUntilClosed()
-            }
+            let frames = try await runBlocking { try framesUntilClosed(silentConnectionTo: port) }
             let goAway = try #require(frames.first { $0.type == .goAway }, "\(frames)")
             #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)")
             #expect(goAway.goAwayLastStreamID == 0, "\(goAway)")

@@ -1,5 +1,6 @@
 import CatalogClient
 import CatalogServer
+import CatalogServerRunner
 import CatalogStoreSQLite
 import Foundation
 import Logging
@@ -59,30 +60,20 @@ func withTestServer<T>(
     var logger = Logger(label: "test.catalog.cli")
     logger.logLevel = .critical
     let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
+    return try await whileServing(app) { port in
+        let clientTLS = pki.map { pki in
+            ClientTLS(
+                caFile: pki.caFile,
+                clientCertificate: clientCertificates
+                    ? CertificateFiles(certificateChain: pki.clientCertificate, privateKey: pki.clientKey) : nil)
+        }
+        let client = try await CatalogClient.connect(port: port, tls: clientTLS)
         do {
-            let port = try #require(try await app.listeningAddress.port)
-            let clientTLS = pki.map { pki in
-                ClientTLS(
-                    caFile: pki.caFile,
-                    clientCertificate: clientCertificates
-                        ? CertificateFiles(certificateChain: pki.clientCertificate, privateKey: pki.clientKey) : nil)
-            }
-            let client = try await CatalogClient.connect(port: port, tls: clientTLS)
-            let result: T
-            do {
-                result = try await body(TestServer(port: port, client: client))
-            } catch {
-                await client.close()
-                throw error
-            }
+            let result = try await body(TestServer(port: port, client: client))
             await client.close()
-            app.beginGracefulShutdown()
-            try await group.waitForAll()
             return result
         } catch {
-            group.cancelAll()
+            await client.close()
             throw error
         }
     }

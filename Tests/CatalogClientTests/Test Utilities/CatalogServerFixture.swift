@@ -1,5 +1,6 @@
 import CatalogClient
 import CatalogServer
+import CatalogServerRunner
 import CatalogStoreSQLite
 import ChildProcess
 import Foundation
@@ -38,19 +39,7 @@ func withCatalogServer<T>(
     var logger = Logger(label: "test.catalog.client")
     logger.logLevel = .critical
     let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
-        do {
-            let port = try #require(try await app.listeningAddress.port)
-            let result = try await body(port)
-            app.beginGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-    }
+    return try await whileServing(app, body)
 }
 
 /// Runs the real server on a fresh database while `body` runs with a client connected to it.

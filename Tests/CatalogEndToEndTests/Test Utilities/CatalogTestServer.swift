@@ -1,5 +1,6 @@
 import CatalogAPI
 import CatalogServer
+import CatalogServerRunner
 import CatalogStoreSQLite
 import Foundation
 import Logging
@@ -59,25 +60,15 @@ func withCatalogServer<T>(
     let app = CatalogServerApp(
         configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
 
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
+    return try await whileServing(app) { port in
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+        let server = CatalogTestServer(port: port, connection: connection, client: RPCClient(transport: connection), app: app)
         do {
-            let port = try #require(try await app.listeningAddress.port)
-            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
-            let server = CatalogTestServer(port: port, connection: connection, client: RPCClient(transport: connection), app: app)
-            let result: T
-            do {
-                result = try await body(server)
-            } catch {
-                await connection.close()
-                throw error
-            }
+            let result = try await body(server)
             await connection.close()
-            app.beginGracefulShutdown()
-            try await group.waitForAll()
             return result
         } catch {
-            group.cancelAll()
+            await connection.close()
             throw error
         }
     }

@@ -17,6 +17,15 @@ func grpcMessage(_ json: String) -> [UInt8] {
     return prefix + body
 }
 
+/// Opens a raw connection to `port` that sends the preface and nothing else, and returns every
+/// frame the server sent until it closed the connection (blocking).
+func framesUntilClosed(silentConnectionTo port: Int) throws -> [Frame] {
+    let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
+    defer { raw.close() }
+    try raw.sendPreface()
+    return try raw.readUntilClosed()
+}
+
 extension RawHTTP2Connection {
     /// Sends the request of an `echo.v1.Echo/Get` call with `text` on `streamID`.
     func sendEchoGet(streamID: UInt32, text: String) throws {
