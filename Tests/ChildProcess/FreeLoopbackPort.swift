@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -8,16 +9,21 @@ import Glibc
 /// an address where nothing listens).
 ///
 /// It lies below the kernel's ephemeral range (`ip_local_port_range`), so an outgoing
-/// connection of another test cannot take it while a server is down and restarted on it.
+/// connection of another test cannot take it while a server is down and restarted on it. A
+/// port is handed out once per process, so two tests starting at once never get the same one.
 public func freeLoopbackPort() throws -> Int {
     let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
     let ephemeralStart = range?.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
     for _ in 0..<200 {
         let port = Int.random(in: 10_000..<max(ephemeralStart, 10_001))
+        guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
         if try isFree(port) { return port }
     }
     throw ChildProcessError(path: "127.0.0.1", operation: "finding a free port below \(ephemeralStart)", errno: EADDRINUSE)
 }
+
+/// The ports `freeLoopbackPort` returned, or found taken, in this process.
+private let handedOut = Mutex<Set<Int>>([])
 
 /// Whether `port` on 127.0.0.1 can be bound now.
 private func isFree(_ port: Int) throws -> Bool {
