@@ -30,7 +30,7 @@ extension SQLiteCatalogStore {
         let sql = "SELECT \(Self.categoryColumns) FROM category \(whereClause) ORDER BY \(order)"
         let finalArguments = arguments
         return try await read { db in
-            try Row.fetchAll(db, sql: sql, arguments: finalArguments).map(Self.category)
+            try db.fetchAll(sql: sql, arguments: finalArguments, Self.category)
         }
     }
 
@@ -44,24 +44,25 @@ extension SQLiteCatalogStore {
             // keeps it): the sum of the counts plus the uncategorized items is the total, without
             // counting a million index entries.
             let uncategorized = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE categoryId IS NULL") ?? 0
-            let rows = try Row.fetchAll(db, sql: "SELECT id, name, itemCount FROM category ORDER BY position")
-            let itemCount = uncategorized + rows.reduce(0) { $0 + ($1["itemCount"] as Int) }
-            let entries = rows.map { row in
-                let count: Int = row["itemCount"]
-                return CategoryStats.Entry(
-                    id: row["id"], name: row["name"], itemCount: count,
-                    share: itemCount == 0 ? 0 : Double(count) / Double(itemCount))
+            var entries = try db.fetchAll(sql: "SELECT id, name, itemCount FROM category ORDER BY position") { columns in
+                CategoryStats.Entry(id: columns.int64(0), name: columns.string(1), itemCount: columns.int(2), share: 0)
+            }
+            let itemCount = uncategorized + entries.reduce(0) { $0 + $1.itemCount }
+            if itemCount > 0 {
+                for index in entries.indices {
+                    entries[index].share = Double(entries[index].itemCount) / Double(itemCount)
+                }
             }
             return CategoryStats(
-                categoryCount: rows.count, itemCount: itemCount, uncategorizedItemCount: uncategorized,
+                categoryCount: entries.count, itemCount: itemCount, uncategorizedItemCount: uncategorized,
                 emptyCategoryCount: entries.filter { $0.itemCount == 0 }.count, categories: entries)
         }
     }
 
     public func exportCategories() async throws(CatalogError) -> [CategoryRecord] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position").map { row in
-                let category = Self.category(row)
+            try db.fetchAll(sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position") { columns in
+                let category = Self.category(columns)
                 return CategoryRecord(
                     name: category.name, color: category.color, icon: category.icon, position: category.position,
                     isDefault: category.isDefault)
@@ -194,7 +195,7 @@ extension SQLiteCatalogStore {
                     arguments: [to, now, id])
                 try self.syncCategoryFilters(db)
             }
-            return try Row.fetchAll(db, sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position").map(Self.category)
+            return try db.fetchAll(sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position", Self.category)
         }
     }
 
@@ -283,10 +284,10 @@ extension SQLiteCatalogStore {
                 try Self.compactPositions(db, now: now)
             }
             for record in records {
-                if let row = try Row.fetchOne(
-                    db, sql: "SELECT \(Self.categoryColumns) FROM category WHERE slug = ?", arguments: [record.name.slug])
-                {
-                    let existing = Self.category(row)
+                if let existing = try db.fetchAll(
+                    sql: "SELECT \(Self.categoryColumns) FROM category WHERE slug = ?", arguments: [record.name.slug],
+                    Self.category
+                ).first {
                     if existing.name == record.name.name && existing.color == record.color
                         && existing.icon == record.icon
                         && existing.isDefault == record.isDefault
@@ -324,18 +325,20 @@ extension SQLiteCatalogStore {
         "id, name, slug, color, icon, position, isDefault, itemCount, revision, createdAt, updatedAt"
 
     /// A category from a row of `categoryColumns` (read by position: no name lookups).
-    static func category(_ row: Row) -> Category {
+    static func category(_ columns: ColumnReader) -> Category {
         Category(
-            id: row[0], name: row[1], slug: row[2], color: row[3], icon: row[4], position: row[5], isDefault: row[6],
-            itemCount: row[7], revision: row[8], createdAt: row[9], updatedAt: row[10])
+            id: columns.int64(0), name: columns.string(1), slug: columns.string(2), color: columns.string(3),
+            icon: columns.optionalString(4), position: columns.int(5), isDefault: columns.bool(6),
+            itemCount: columns.int(7), revision: columns.int64(8), createdAt: columns.date(9),
+            updatedAt: columns.date(10))
     }
 
     static func fetchCategory(_ db: Database, id: Int64) throws -> Category {
-        let statement = try db.cachedStatement(sql: "SELECT \(categoryColumns) FROM category WHERE id = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id]) else {
+        let sql = "SELECT \(categoryColumns) FROM category WHERE id = ?"
+        guard let category = try db.fetchAll(sql: sql, arguments: [id], category).first else {
             throw CatalogError.notFound("category", id: id)
         }
-        return category(row)
+        return category
     }
 
     static func categoryCount(_ db: Database) throws -> Int {

@@ -61,8 +61,8 @@ func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocatio
         let foreignKeyViolations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
         #expect(foreignKeyViolations.isEmpty, sourceLocation: sourceLocation)
 
-        let categories = try Row.fetchAll(db, sql: "SELECT \(SQLiteCatalogStore.categoryColumns) FROM category")
-            .map(SQLiteCatalogStore.category)
+        let categories = try db.fetchAll(
+            sql: "SELECT \(SQLiteCatalogStore.categoryColumns) FROM category", SQLiteCatalogStore.category)
         let filters = try SQLiteCatalogStore.fetchFilters(db)
         #expect(filters.contains { $0.filterId == FilterRules.builtinFilterID }, sourceLocation: sourceLocation)
         for filter in filters {
