@@ -43,6 +43,9 @@ struct JSONOutput: ~Copyable {
         text.withUTF8 { append($0) }
     }
 
+    /// The last byte written, if any.
+    var last: UInt8? { count == 0 ? nil : storage[count - 1] }
+
     /// Drops the bytes from `newCount` on.
     mutating func truncate(to newCount: Int) {
         precondition((0...count).contains(newCount))

@@ -14,6 +14,11 @@ struct StreamingJSONEncoder {
     /// follow. Throws what `value` throws, and `EncodingError` for a NaN or infinite number
     /// or a top-level value that encodes nothing, as Foundation does.
     func encode<Value: Encodable>(_ value: Value) throws -> [UInt8]? {
+        if let writable = value as? any JSONWritable {
+            var writer = JSONWriter(capacity: 256)
+            writable.writeJSON(to: &writer)
+            return writer.output.bytes()
+        }
         let stream = JSONEncodingStream()
         let root = stream.push(nil)
         try stream.writeValue(value, in: root)

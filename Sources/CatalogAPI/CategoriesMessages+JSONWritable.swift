@@ -1,0 +1,55 @@
+import RPCCore
+
+// The answers of Categories.List and Categories.Stats hold every category: written directly,
+// 10 000 of them encode several times faster than through `Codable`.
+
+extension Category: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("id", id)
+        writer.member("name", name)
+        writer.member("slug", slug)
+        writer.member("color", color)
+        writer.member("icon", icon)
+        writer.member("position", position)
+        writer.member("isDefault", isDefault)
+        writer.member("itemCount", itemCount)
+        writer.member("revision", revision)
+        writer.member("createdAt", createdAt)
+        writer.member("updatedAt", updatedAt)
+        writer.endObject()
+    }
+}
+
+extension CategoryList: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("categories")
+        writer.beginArray()
+        for category in categories { category.writeJSON(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+}
+
+extension CategoryStats: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("categoryCount", categoryCount)
+        writer.member("itemCount", itemCount)
+        writer.member("uncategorizedItemCount", uncategorizedItemCount)
+        writer.member("emptyCategoryCount", emptyCategoryCount)
+        writer.key("categories")
+        writer.beginArray()
+        for entry in categories {
+            writer.beginObject()
+            writer.member("id", entry.id)
+            writer.member("name", entry.name)
+            writer.member("itemCount", entry.itemCount)
+            writer.member("share", entry.share)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A message that writes its own JSON, for the long lists whose encoding through `Codable`
+/// (a dynamic call and type checks for every field) is most of their call's time.
+///
+/// The JSON codec uses it for a message it encodes at the top level; everywhere else the
+/// message's `Encodable` conformance is used, so the two must write the same JSON (same keys,
+/// same order, absent optionals left out).
+public protocol JSONWritable: Encodable {
+    func writeJSON(to writer: inout JSONWriter)
+}
+
+/// Writes JSON straight into the codec's buffer: objects, arrays and their members, with the
+/// commas between them and scalars exactly as the codec's `Encodable` path writes them.
+public struct JSONWriter: ~Copyable {
+    var output: JSONOutput
+
+    init(capacity: Int) {
+        output = JSONOutput(capacity: capacity)
+    }
+
+    public mutating func beginObject() {
+        separate()
+        output.append(UInt8(ascii: "{"))
+    }
+
+    public mutating func endObject() {
+        output.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func beginArray() {
+        separate()
+        output.append(UInt8(ascii: "["))
+    }
+
+    public mutating func endArray() {
+        output.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes the key of the next member of the current object; its value follows.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        output.append(UInt8(ascii: "\""))
+        output.append(name)
+        output.append("\":")
+    }
+
+    public mutating func value(_ string: String) {
+        separate()
+        output.appendString(string)
+    }
+
+    public mutating func value(_ integer: some FixedWidthInteger) {
+        separate()
+        output.appendInteger(integer)
+    }
+
+    public mutating func value(_ bool: Bool) {
+        separate()
+        output.append(bool ? "true" : "false")
+    }
+
+    /// An RFC 3339 date, as the codec writes every `Date`.
+    public mutating func value(_ date: Date) {
+        separate()
+        output.appendDate(date)
+    }
+
+    /// A finite number; a NaN or infinity, which JSON cannot hold, is written as `null`.
+    public mutating func value(_ number: Double) {
+        separate()
+        if number.isFinite { output.appendNumber(number) } else { output.append("null") }
+    }
+
+    /// A member with a string value.
+    public mutating func member(_ name: StaticString, _ string: String) {
+        key(name)
+        output.appendString(string)
+    }
+
+    /// A member left out when `string` is nil, as `Codable` leaves out an absent optional.
+    public mutating func member(_ name: StaticString, _ string: String?) {
+        guard let string else { return }
+        member(name, string)
+    }
+
+    public mutating func member(_ name: StaticString, _ integer: some FixedWidthInteger) {
+        key(name)
+        output.appendInteger(integer)
+    }
+
+    public mutating func member(_ name: StaticString, _ bool: Bool) {
+        key(name)
+        value(bool)
+    }
+
+    public mutating func member(_ name: StaticString, _ date: Date) {
+        key(name)
+        output.appendDate(date)
+    }
+
+    public mutating func member(_ name: StaticString, _ number: Double) {
+        key(name)
+        value(number)
+    }
+
+    /// A comma unless this is the first member or element, or a value after its key.
+    private mutating func separate() {
+        guard let last = output.last, last != UInt8(ascii: "{"), last != UInt8(ascii: "["), last != UInt8(ascii: ":")
+        else { return }
+        output.append(UInt8(ascii: ","))
+    }
+}

@@ -1,0 +1,70 @@
+import CatalogAPI
+import Foundation
+import RPCCore
+import Testing
+
+/// The messages that write their own JSON must write what their `Codable` form writes.
+@Suite("Messages written directly as JSON")
+struct JSONWritableMessagesTests {
+    /// Encodes `message` through its `Encodable` conformance: the wrapper is not `JSONWritable`.
+    private struct ThroughCodable<Message: Encodable>: Encodable {
+        let message: Message
+        func encode(to encoder: any Encoder) throws { try message.encode(to: encoder) }
+    }
+
+    private static let names = [
+        "Formations", "Café crème", "quote \" and \\ backslash", "tab\tnew\nline\u{01}", "emoji 🎓", "/slash/", "",
+    ]
+
+    private static func randomCategory(_ generator: inout some RandomNumberGenerator) -> Category {
+        Category(
+            id: Int64.random(in: 1...Int64.max, using: &generator), name: names.randomElement(using: &generator)!,
+            slug: names.randomElement(using: &generator)!, color: "#A1B2C3",
+            icon: Bool.random(using: &generator) ? nil : "book.closed", position: Int.random(in: 0...10_000, using: &generator),
+            isDefault: Bool.random(using: &generator), itemCount: Int.random(in: 0...1_000_000, using: &generator),
+            revision: Int64.random(in: 1...1000, using: &generator),
+            createdAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &generator)),
+            updatedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &generator)))
+    }
+
+    @Test("a CategoryList writes the same bytes as through Codable, and decodes back")
+    func categoryList() throws {
+        var generator = SystemRandomNumberGenerator()
+        let codec = JSONCodec()
+        for count in [0, 1, 2, 500] {
+            let list = CategoryList(categories: (0..<count).map { _ in Self.randomCategory(&generator) })
+            let direct = try codec.encode(list)
+            #expect(direct == (try codec.encode(ThroughCodable(message: list))))
+            let decoded = try codec.decode(CategoryList.self, from: direct)
+            #expect(decoded.categories.map(\.name) == list.categories.map(\.name))
+            #expect(decoded.categories.map(\.icon) == list.categories.map(\.icon))
+        }
+    }
+
+    @Test("a single Category writes the same bytes as through Codable")
+    func category() throws {
+        var generator = SystemRandomNumberGenerator()
+        let codec = JSONCodec()
+        for _ in 0..<200 {
+            let category = Self.randomCategory(&generator)
+            #expect(try codec.encode(category) == (try codec.encode(ThroughCodable(message: category))))
+        }
+    }
+
+    @Test("CategoryStats writes the same bytes as through Codable, whatever the shares")
+    func stats() throws {
+        let shares: [Double] = [0, 1, 0.5, 1.0 / 3.0, 1e-7, 0.1 + 0.2, 123_456.789]
+        let entries = shares.enumerated().map { index, share in
+            CategoryStats.Entry(id: Int64(index + 1), name: Self.names[index % Self.names.count], itemCount: index * 7, share: share)
+        }
+        let codec = JSONCodec()
+        for stats in [
+            CategoryStats(categoryCount: 0, itemCount: 0, uncategorizedItemCount: 0, emptyCategoryCount: 0, categories: []),
+            CategoryStats(categoryCount: 7, itemCount: 147, uncategorizedItemCount: 3, emptyCategoryCount: 1, categories: entries),
+        ] {
+            let direct = try codec.encode(stats)
+            #expect(direct == (try codec.encode(ThroughCodable(message: stats))))
+            #expect(try codec.decode(CategoryStats.self, from: direct) == stats)
+        }
+    }
+}
