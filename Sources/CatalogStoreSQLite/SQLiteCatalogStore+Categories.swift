@@ -7,31 +7,18 @@ extension SQLiteCatalogStore {
     // MARK: Reads
 
     public func listCategories(_ query: CategoryQuery) async throws(CatalogError) -> [Category] {
-        var conditions: [String] = []
-        var arguments: StatementArguments = []
-        if let search = query.search.map({ CategoryRules.slug(for: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
-            !search.isEmpty
-        {
-            conditions.append("instr(slug, ?) > 0")
-            arguments += [search]
+        query.select(from: try await allCategories())
+    }
+
+    /// Every category in position order, from the cache when no category changed since it was read.
+    func allCategories() async throws(CatalogError) -> [Category] {
+        let generation = categoryCache.generation  // before the read's transaction begins
+        if let categories = categoryCache.categories(at: generation) { return categories }
+        let categories = try await read { db in
+            try db.fetchAll(sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position", Self.category)
         }
-        if query.hideEmpty {
-            conditions.append("itemCount > 0")
-        }
-        let direction = query.descending ? "DESC" : "ASC"
-        let order: String
-        switch query.sort {
-        case .position: order = "position \(direction)"
-        case .name: order = "slug \(direction), position"
-        case .itemCount: order = "itemCount \(direction), position"
-        case .createdAt: order = "createdAt \(direction), id \(direction)"
-        }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(Self.categoryColumns) FROM category \(whereClause) ORDER BY \(order)"
-        let finalArguments = arguments
-        return try await read { db in
-            try db.fetchAll(sql: sql, arguments: finalArguments, Self.category)
-        }
+        categoryCache.keep(categories, readAt: generation)
+        return categories
     }
 
     public func category(id: Int64) async throws(CatalogError) -> Category {
@@ -60,13 +47,10 @@ extension SQLiteCatalogStore {
     }
 
     public func exportCategories() async throws(CatalogError) -> [CategoryRecord] {
-        try await read { db in
-            try db.fetchAll(sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position") { columns in
-                let category = Self.category(columns)
-                return CategoryRecord(
-                    name: category.name, color: category.color, icon: category.icon, position: category.position,
-                    isDefault: category.isDefault)
-            }
+        try await allCategories().map { category in
+            CategoryRecord(
+                name: category.name, color: category.color, icon: category.icon, position: category.position,
+                isDefault: category.isDefault)
         }
     }
 

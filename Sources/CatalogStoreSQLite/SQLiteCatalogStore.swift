@@ -14,6 +14,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// A read-only connection of its own for `pointRead`, outside the pool (see there).
     private let pointReader: DatabaseQueue
     private let checkpointer: WALCheckpointer
+    /// Every category, kept between writes to them (see `allCategories`).
+    let categoryCache = CategoryCache()
     /// Told about every committed filter change (see `observeFilterChanges`).
     let filterObserver = Mutex<FilterObserver?>(nil)
 
@@ -39,6 +41,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
             pointReader = try DatabaseQueue(path: path, configuration: readOnly)
             checkpointer = try WALCheckpointer(path: path)
             database.writeWithoutTransaction { [checkpointer] db in checkpointer.install(on: db) }
+            categoryCache.observeChanges(of: database)
         } catch let error as DatabaseError {
             throw CatalogError.storage("cannot open the database at \(path): \(error.resultCode)")
         } catch {
