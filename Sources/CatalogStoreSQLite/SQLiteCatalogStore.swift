@@ -39,8 +39,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
             readOnly.readonly = true
             readOnly.busyMode = .timeout(Self.lockWait)
             pointReader = try DatabaseQueue(path: path, configuration: readOnly)
-            checkpointer = try WALCheckpointer(path: path)
-            database.writeWithoutTransaction { [checkpointer] db in checkpointer.install(on: db) }
+            checkpointer = try WALCheckpointer(path: path, writer: database, configuration: configuration)
+            checkpointer.install()
             categoryCache.observeChanges(of: database)
         } catch let error as DatabaseError {
             throw CatalogError.storage("cannot open the database at \(path): \(error.resultCode)")

@@ -9,40 +9,51 @@ import Synchronization
 /// this hook installed on the writer, a commit that leaves `backgroundPages` more pages in the
 /// WAL than the last checkpoint copied starts a PASSIVE checkpoint on a connection of its own,
 /// which copies them while the writer goes on. While writes keep coming, no checkpoint copies
-/// everything and SQLite cannot start the WAL over; once it reaches `inlinePages`, the writer
-/// checkpoints itself as SQLite would, so the WAL stays bounded.
+/// everything and SQLite cannot start the WAL over; once it reaches `writerPages`, the writer
+/// checkpoints as its next job, before any write queued after this one, so the WAL stays
+/// bounded, and the write that crossed the line (a merge of 100 000 items) does not wait for it.
 final class WALCheckpointer: Sendable {
     static let backgroundPages: Int32 = 1000
-    static let inlinePages: Int32 = 10_000
+    static let writerPages: Int32 = 10_000
 
     private let connection: DatabaseQueue
+    private let writer: DatabasePool
     private let running = Atomic(false)
+    private let writerCheckpointQueued = Atomic(false)
     /// How many of the WAL's pages the last background checkpoint copied.
     private let copiedPages = Atomic<Int32>(0)
 
-    /// Opens the checkpointing connection to the database at `path`.
-    init(path: String) throws {
-        connection = try DatabaseQueue(path: path)
+    /// Opens the checkpointing connection to the database at `path`, whose writer is `writer`.
+    init(path: String, writer: DatabasePool, configuration: Configuration) throws {
+        connection = try DatabaseQueue(path: path, configuration: configuration)
+        self.writer = writer
     }
 
-    /// Installs the hook on the writer connection `db` (replacing SQLite's automatic checkpoints).
-    func install(on db: Database) {
-        sqlite3_wal_hook(db.sqliteConnection, { context, connection, _, pages in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(walPages: pages, on: connection)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+    /// Installs the hook on the writer connection (replacing SQLite's automatic checkpoints).
+    func install() {
+        writer.writeWithoutTransaction { db in
+            _ = sqlite3_wal_hook(db.sqliteConnection, { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(walPages: pages)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     /// Called on the writer after each commit, with the pages now in the WAL.
-    private func committed(walPages pages: Int32, on writer: OpaquePointer?) {
+    private func committed(walPages pages: Int32) {
         var copied = copiedPages.load(ordering: .relaxed)
         if pages < copied {  // the WAL started over
             copied = 0
             copiedPages.store(0, ordering: .relaxed)
         }
-        if pages >= Self.inlinePages {
-            sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        if pages >= Self.writerPages {
+            if writerCheckpointQueued.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+                writer.asyncWriteWithoutTransaction { [self] db in
+                    _ = try? db.checkpoint(.passive)
+                    writerCheckpointQueued.store(false, ordering: .releasing)
+                }
+            }
         } else if pages - copied >= Self.backgroundPages,
             running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         {

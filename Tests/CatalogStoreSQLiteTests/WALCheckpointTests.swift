@@ -19,7 +19,7 @@ struct WALCheckpointTests {
             _ = try await store.updateFilter("categories", .togglePresentation)
         }
         let walPages = try Self.size(of: file + "-wal") / pageSize
-        #expect(walPages <= Int(WALCheckpointer.inlinePages) + 64, "the WAL grew to \(walPages) pages")
+        #expect(walPages <= Int(WALCheckpointer.writerPages) + 64, "the WAL grew to \(walPages) pages")
         #expect(try Self.size(of: file) > initialSize, "checkpoints copied pages into the database file")
     }
 
