@@ -97,6 +97,30 @@ struct AbuseTests {
         }
     }
 
+    @Test("cancelling many calls whose handlers run is not a flood, however small the reset budget")
+    func cancelsOfRunningCalls() async throws {
+        try await withTestServer(configure: { configuration in
+            configuration.abuseLimits.resets = RateLimit(burst: 10, perSecond: 1)
+        }) { server in
+            let connection = try await server.connect()
+            let client = RPCClient(transport: connection)
+            let calls = (0..<200).map { index in
+                Task { try await client.unary(Echo.hang, EchoRequest(text: "hang \(index)")) }
+            }
+            for _ in calls {
+                let started = await server.probe.next { event in
+                    if case .started(let text) = event { text.hasPrefix("hang") } else { false }
+                }
+                try #require(started != nil, "every hanging call's handler started")
+            }
+            for call in calls { call.cancel() }
+            for call in calls { _ = try? await call.value }
+            let reply = try await client.unary(Echo.get, EchoRequest(text: "still here"))
+            #expect(reply.text == "still here", "200 cancels against a budget of 10 kept the connection")
+            await connection.close()
+        }
+    }
+
     /// A well-behaved client whose concurrent calls time out together resets one stream per
     /// call: up to the concurrent-stream limit (1024) that must not look like a flood.
     @Test("many calls whose deadlines expire together do not cost their connection")

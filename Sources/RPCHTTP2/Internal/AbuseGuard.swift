@@ -7,16 +7,15 @@ struct AbuseGuard {
     private var settings: TokenBucket
     private var continuations = 0
 
-    init(limits: AbuseLimits, maxConcurrentStreams: Int, now: ContinuousClock.Instant = .now) {
+    init(limits: AbuseLimits, now: ContinuousClock.Instant = .now) {
         self.limits = limits
-        var resetLimit = limits.resets
-        resetLimit.burst = max(resetLimit.burst, maxConcurrentStreams)
-        resets = TokenBucket(resetLimit, now: now)
+        resets = TokenBucket(limits.resets, now: now)
         pings = TokenBucket(limits.pings, now: now)
         settings = TokenBucket(limits.settings, now: now)
     }
 
-    /// Records a frame header; returns why the connection must be closed, or `nil`.
+    /// Records a frame header; returns why the connection must be closed, or `nil`. The caller
+    /// passes only the RST_STREAM frames that count (see `AbuseLimits.resets`).
     mutating func frameBegan(type: UInt8, flags: UInt8, now: ContinuousClock.Instant = .now) -> String? {
         switch type {
         case FrameType.rstStream:

@@ -85,9 +85,11 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
 
 /// Rates of control frames a peer may send before its connection is closed.
 public struct AbuseLimits: Sendable, Hashable {
-    /// RST_STREAM frames from the peer (rapid reset, CVE-2023-44487). Default 1024 burst,
-    /// 200/s. The burst is never below `maxConcurrentStreams`: a client may legitimately
-    /// cancel every call it has in flight at once (their deadlines expiring together).
+    /// RST_STREAM frames from the peer that cancel a request in the same read that brought it,
+    /// before the server could start it: a rapid-reset flood (CVE-2023-44487). Default 128
+    /// burst, 200/s, so a flooding connection is closed after costing little. A client that
+    /// cancels calls it sent earlier (every call it has in flight at once, their deadlines
+    /// expiring together) never counts.
     public var resets: RateLimit
     /// PING frames (not acknowledgements). Default 50 burst, 10/s.
     public var pings: RateLimit
@@ -98,7 +100,7 @@ public struct AbuseLimits: Sendable, Hashable {
 
     public static var defaults: AbuseLimits {
         AbuseLimits(
-            resets: RateLimit(burst: 1024, perSecond: 200),
+            resets: RateLimit(burst: 128, perSecond: 200),
             pings: RateLimit(burst: 50, perSecond: 10),
             settings: RateLimit(burst: 50, perSecond: 10),
             maxContinuationFrames: 4

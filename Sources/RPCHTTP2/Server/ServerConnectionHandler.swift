@@ -34,6 +34,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var abuseReason: String?
     private var peer = "unknown"
     private var isReading = false
+    /// Reads from the socket so far, counting the one being processed.
+    private var readCount: UInt64 = 0
     private var flushScheduled = false
     private var closing = false
     private var draining = false
@@ -55,7 +57,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.metrics = metrics
         self.refusal = refusal
         self.warnings = warnings
-        self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits, maxConcurrentStreams: configuration.maxConcurrentStreams)
+        self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
     }
 
@@ -100,6 +102,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         let buffer = unwrapInboundIn(data)
         keepalive?.received()
         isReading = true
+        readCount += 1
         defer { isReading = false }
         do {
             try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
@@ -346,9 +349,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
 extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(beganFrame type: UInt8, flags: UInt8, streamID: Int32, length: Int) -> Bool {
-        // A client done with a stream it is being answered on (a Watch it no longer needs)
-        // cancels it; a rapid-reset flood resets streams before their answer, so only those count.
-        if type == FrameType.rstStream, streams[streamID]?.responseStarted == true { return true }
+        // A rapid-reset flood cancels each request in the same read that brought it, before
+        // the server could start it; a client cancelling calls it sent earlier (a Watch it no
+        // longer needs, calls whose deadlines passed together) does not, so only those count.
+        // nghttp2 ignores a reset of a stream already closed here.
+        if type == FrameType.rstStream, streams[streamID]?.openedInRead != readCount { return true }
         if let reason = abuseGuard.frameBegan(type: type, flags: flags) {
             abuseReason = reason
             return false
@@ -358,8 +363,9 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
-        streams[streamID] = ServerStreamState(
-            id: streamID, maxHeaderListSize: configuration.maxHeaderListSize, accessLog: accessLog)
+        let stream = ServerStreamState(id: streamID, maxHeaderListSize: configuration.maxHeaderListSize, accessLog: accessLog)
+        stream.openedInRead = readCount
+        streams[streamID] = stream
         metrics.streams.increment()
         idleTimer?.cancel()
         idleTimer = nil

@@ -15,6 +15,8 @@ final class ServerStreamState {
     private var trailers: [(name: String, value: String)]?
     /// Whether the response headers went out (or are queued).
     private(set) var responseStarted = false
+    /// The connection's read (its count of reads so far) that brought this stream's HEADERS.
+    var openedInRead: UInt64 = 0
     private(set) var finished = false
     private var requestEnded = false
     private var deadlineTimer: Scheduled<Void>?
