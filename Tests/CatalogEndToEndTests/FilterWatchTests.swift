@@ -305,8 +305,7 @@ struct FilterWatchTests {
     @Test("10 000 subscribe and cancel cycles on 25 connections leave no subscriber behind")
     func subscribeCancelCycles() async throws {
         try await withCatalogServer { server in
-            // 400 resets per connection: within the RST_STREAM flood guard's burst, as a real
-            // client spreading its watches would be.
+            // 400 cycles on each of 25 connections, as a real client spreading its watches would.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for lane in 0..<25 {
                     let connection = try await server.connect()
