@@ -10,8 +10,8 @@ public protocol JSONWritable: Encodable {
     func writeJSON(to writer: inout JSONWriter)
 }
 
-/// Writes JSON straight into the codec's buffer: objects, arrays and their members, with the
-/// commas between them and scalars exactly as the codec's `Encodable` path writes them.
+/// Writes JSON straight into the codec's buffer: objects, arrays of objects and members, with
+/// the commas between them and scalars exactly as the codec's `Encodable` path writes them.
 public struct JSONWriter: ~Copyable {
     var output: JSONOutput
 
@@ -45,33 +45,6 @@ public struct JSONWriter: ~Copyable {
         output.append("\":")
     }
 
-    public mutating func value(_ string: String) {
-        separate()
-        output.appendString(string)
-    }
-
-    public mutating func value(_ integer: some FixedWidthInteger) {
-        separate()
-        output.appendInteger(integer)
-    }
-
-    public mutating func value(_ bool: Bool) {
-        separate()
-        output.append(bool ? "true" : "false")
-    }
-
-    /// An RFC 3339 date, as the codec writes every `Date`.
-    public mutating func value(_ date: Date) {
-        separate()
-        output.appendDate(date)
-    }
-
-    /// A finite number; a NaN or infinity, which JSON cannot hold, is written as `null`.
-    public mutating func value(_ number: Double) {
-        separate()
-        if number.isFinite { output.appendNumber(number) } else { output.append("null") }
-    }
-
     /// A member with a string value.
     public mutating func member(_ name: StaticString, _ string: String) {
         key(name)
@@ -91,17 +64,20 @@ public struct JSONWriter: ~Copyable {
 
     public mutating func member(_ name: StaticString, _ bool: Bool) {
         key(name)
-        value(bool)
+        output.append(bool ? "true" : "false")
     }
 
+    /// A member with an RFC 3339 date, as the codec writes every `Date`.
     public mutating func member(_ name: StaticString, _ date: Date) {
         key(name)
         output.appendDate(date)
     }
 
+    /// A member with a finite number; a NaN or infinity, which JSON cannot hold, is written as
+    /// `null` (where the `Encodable` path would fail the whole message).
     public mutating func member(_ name: StaticString, _ number: Double) {
         key(name)
-        value(number)
+        if number.isFinite { output.appendNumber(number) } else { output.append("null") }
     }
 
     /// A comma unless this is the first member or element, or a value after its key.
