@@ -310,7 +310,8 @@ private func frameReceivedCallback(
         }
     var debugData = ""
     if header.type == FrameType.goAway, let opaque = frame.pointee.goaway.opaque_data {
-        debugData = String(decoding: UnsafeBufferPointer(start: opaque, count: frame.pointee.goaway.opaque_data_len), as: UTF8.self)
+        let count = min(frame.pointee.goaway.opaque_data_len, ReceivedFrame.maxDebugDataBytes)
+        debugData = String(decoding: UnsafeBufferPointer(start: opaque, count: count), as: UTF8.self)
     }
     NGHTTP2Session.from(userData).delegate.session(
         received: ReceivedFrame(

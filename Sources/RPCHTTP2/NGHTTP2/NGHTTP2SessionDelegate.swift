@@ -25,8 +25,11 @@ struct ReceivedFrame {
     var streamID: Int32
     /// RST_STREAM and GOAWAY: the error code.
     var errorCode: UInt32
-    /// GOAWAY: its debug data as text (lossy UTF-8); empty otherwise.
+    /// GOAWAY: its debug data as text (lossy UTF-8), at most `maxDebugDataBytes` of it; empty otherwise.
     var debugData: String
+
+    /// How much of a GOAWAY's debug data is kept: the peer chooses it, and it ends up in errors.
+    static let maxDebugDataBytes = 256
 
     var endStream: Bool { flags & FrameFlags.endStream != 0 }
     var ack: Bool { flags & FrameFlags.ack != 0 }
