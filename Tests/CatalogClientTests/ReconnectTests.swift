@@ -5,7 +5,8 @@ import Testing
 struct ReconnectTests {
     private static var quickReconnect: CatalogClient.Configuration {
         var configuration = CatalogClient.Configuration.defaults
-        configuration.retry = RetryPolicy(maxAttempts: 2, backoff: Backoff(initial: .milliseconds(10), maximum: .milliseconds(20)))
+        // Enough attempts to outlast the longest reconnect backoff.
+        configuration.retry = RetryPolicy(maxAttempts: 8, backoff: Backoff(initial: .milliseconds(25), maximum: .milliseconds(100)))
         configuration.reconnectBackoff = Backoff(initial: .milliseconds(50), maximum: .milliseconds(200))
         return configuration
     }
@@ -26,8 +27,9 @@ struct ReconnectTests {
         #expect(write.code == .unavailable)
 
         try await withCatalogServer(port: port, databasePath: database.path) { _ in
-            try await Task.sleep(for: .milliseconds(250))  // past the reconnect backoff
-            #expect(try await client.categories.get(id: books.id) == books)
+            // The read's retries outlast the reconnect backoff the failed calls above started.
+            let fetched = try await client.categories.get(id: books.id)
+            #expect(fetched == books)
             #expect(try await client.categories.create(name: "Found").name == "Found", "writes work again too")
             #expect(try await client.categories.list().contains { $0.name == "Lost" } == false)
             await client.close()

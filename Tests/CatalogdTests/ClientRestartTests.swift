@@ -33,6 +33,25 @@ struct ClientRestartTests {
         return next
     }
 
+    /// Waits until a connection that the server listening on `port` accepted holds bytes it has
+    /// not read (`/proc/net/tcp`'s rx_queue): with the server stopped, the call's request.
+    private static func waitForUnreadBytes(port: Int, timeout: Duration = .seconds(10)) async throws {
+        let localPort = ":" + String(format: "%04X", port)
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            let unread = table.split(separator: "\n").dropFirst().contains { line in
+                let fields = line.split(separator: " ")
+                guard fields.count > 4, fields[1].hasSuffix(localPort), fields[3] == "01" else { return false }
+                let queues = fields[4].split(separator: ":")
+                return queues.count == 2 && Int(queues[1], radix: 16).map { $0 > 0 } == true
+            }
+            if unread { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("no unread bytes reached the server on port \(port) within \(timeout)")
+    }
+
     @Test("a read in flight when catalogd dies is retried on the restarted catalogd and succeeds")
     func readRetriedAcrossRestart() async throws {
         let first = try await CatalogdProcess.start()
@@ -41,7 +60,7 @@ struct ClientRestartTests {
 
         first.send(SIGSTOP)
         async let read = client.categories.get(id: books.id)
-        try await Task.sleep(for: .milliseconds(200))  // the request sits unanswered
+        try await Self.waitForUnreadBytes(port: first.port)  // the request sits unanswered
         let second = try await Self.restart(first)
         defer { second.kill() }
 
@@ -58,7 +77,7 @@ struct ClientRestartTests {
 
         first.send(SIGSTOP)
         async let write = client.categories.create(name: "Books")
-        try await Task.sleep(for: .milliseconds(200))
+        try await Self.waitForUnreadBytes(port: first.port)
         let second = try await Self.restart(first)
         defer { second.kill() }
 
