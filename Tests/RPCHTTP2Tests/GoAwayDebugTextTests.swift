@@ -37,35 +37,21 @@ struct GoAwayDebugTextTests {
 /// A loopback listener that accepts one connection, writes `answer`, stops writing, and reads
 /// until the client closes.
 private struct OneShotServer: Sendable {
-    let fd: Int32
-    let port: Int
+    let listener: LoopbackListener
     let answer: [UInt8]
 
+    var port: Int { listener.port }
+
     init(answer: [UInt8]) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, ok else {
-            _ = close(fd)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        self.fd = fd
+        listener = try LoopbackListener(backlog: 1)
         self.answer = answer
-        port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     func serveOnce() throws {
-        defer { _ = close(fd) }
-        let client = accept(fd, nil, nil)
+        defer { listener.close() }
+        let client = accept(listener.fd, nil, nil)
         guard client >= 0 else { throw POSIXError(.ECONNABORTED) }
-        defer { _ = close(client) }
+        defer { closeSocket(client) }
         let written = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
         guard written == answer.count else { throw POSIXError(.EIO) }
         shutdown(client, Int32(SHUT_WR))
