@@ -39,7 +39,10 @@ struct ClientRestartTests {
         let localPort = ":" + String(format: "%04X", port)
         let end = ContinuousClock.now + timeout
         while ContinuousClock.now < end {
-            let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            // Read to the end: /proc reports a size of 0, and a reader that trusts it stops at a page.
+            let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp"))
+            let table = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+            try file.close()
             let unread = table.split(separator: "\n").dropFirst().contains { line in
                 let fields = line.split(separator: " ")
                 guard fields.count > 4, fields[1].hasSuffix(localPort), fields[3] == "01" else { return false }
