@@ -22,6 +22,10 @@ struct ColumnReader {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    func optionalInt64(_ column: Int32) -> Int64? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : int64(column)
+    }
+
     func optionalString(_ column: Int32) -> String? {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : string(column)
     }

@@ -11,31 +11,45 @@ extension SQLiteCatalogStore {
         let descending = query.descending
         return try await read { db in
             let total = try Int.fetchOne(db, sql: plan.count.sql, arguments: plan.count.arguments) ?? 0
-            var rows: [Row] = []
-            for segment in plan.segments where rows.count <= pageSize {
-                rows += try Row.fetchAll(
-                    db, sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - rows.count])
+            var listed: [ListedItem] = []
+            for segment in plan.segments where listed.count <= pageSize {
+                listed += try db.fetchAll(
+                    sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - listed.count], ListedItem.init)
             }
-            let page = rows.prefix(pageSize)
+            let page = listed.prefix(pageSize)
             var next: String?
-            if rows.count > pageSize, let last = page.last {
-                let column = plan.column
+            if listed.count > pageSize, let last = page.last {
                 let token: PageToken
                 switch sort {
                 case .title, .createdAt:
                     token = PageToken(
-                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: last[column],
-                        number: nil,
-                        id: last["id"])
+                        sort: sort.rawValue, descending: descending, filter: plan.filter,
+                        text: sort == .title ? last.titleKey : last.createdAtText, number: nil, id: last.item.id)
                 case .price:
                     token = PageToken(
                         sort: sort.rawValue, descending: descending, filter: plan.filter, text: nil,
-                        number: last[column],
-                        id: last["id"])
+                        number: last.priceMinorUnits, id: last.item.id)
                 }
                 next = token.encoded()
             }
-            return ListItemsResponse(items: page.map(Self.item), nextPageToken: next, totalCount: total)
+            return ListItemsResponse(items: page.map(\.item), nextPageToken: next, totalCount: total)
+        }
+    }
+
+    /// An item of a listing, with the sort keys its page token may hold: a row of
+    /// `itemColumns, titleKey, priceMinorUnits`.
+    struct ListedItem {
+        var item: Item
+        var titleKey: String
+        /// `createdAt` as stored, which the token compares as text.
+        var createdAtText: String
+        var priceMinorUnits: Int64?
+
+        init(_ columns: ColumnReader) {
+            item = SQLiteCatalogStore.item(columns)
+            titleKey = columns.string(11)
+            createdAtText = columns.string(9)
+            priceMinorUnits = columns.optionalInt64(12)
         }
     }
 
@@ -50,8 +64,6 @@ extension SQLiteCatalogStore {
     struct ItemListPlan: Sendable {
         var count: Statement
         var segments: [Statement]
-        /// The sort column, whose value (with the id) the next page token holds.
-        var column: String
         /// The filters, for telling a token of another query.
         var filter: String
     }
@@ -110,14 +122,12 @@ extension SQLiteCatalogStore {
             let column = query.sort == .title ? "titleKey" : "createdAt"
             let order = "\(column) \(direction), id \(direction)"
             guard let token else {
-                return ItemListPlan(
-                    count: count, segments: [statement([], [], order: order)], column: column, filter: filter)
+                return ItemListPlan(count: count, segments: [statement([], [], order: order)], filter: filter)
             }
             guard let text = token.text else { throw CatalogError.invalidField("pageToken", "is not a page token") }
             let segment = statement(["(\(column), id) \(comparison) (?, ?)"], [text, token.id], order: order)
-            return ItemListPlan(count: count, segments: [segment], column: column, filter: filter)
+            return ItemListPlan(count: count, segments: [segment], filter: filter)
         case .price:
-            let column = "priceMinorUnits"
             let pricedOrder = "priceMinorUnits \(direction), id \(direction)"
             let unpricedOrder = "id \(direction)"
             var segments: [Statement] = []
@@ -135,7 +145,7 @@ extension SQLiteCatalogStore {
                 }
                 segments.append(statement(["priceMinorUnits IS NULL"], [], order: unpricedOrder))
             }
-            return ItemListPlan(count: count, segments: segments, column: column, filter: filter)
+            return ItemListPlan(count: count, segments: segments, filter: filter)
         }
     }
 
@@ -225,22 +235,24 @@ extension SQLiteCatalogStore {
         "id, title, summary, level, duration, priceAmount, priceCurrency, imageURL, categoryId, createdAt, updatedAt"
 
     /// An item from a row that starts with `itemColumns` (read by position: no name lookups).
-    static func item(_ row: Row) -> Item {
+    static func item(_ columns: ColumnReader) -> Item {
         var price: Money?
-        if let amount: String = row[5], let currency: String = row[6] {
+        if let amount = columns.optionalString(5), let currency = columns.optionalString(6) {
             price = Money(amount: amount, currency: currency)
         }
         return Item(
-            id: row[0], title: row[1], summary: row[2], level: row[3], duration: row[4], price: price,
-            imageURL: row[7], categoryId: row[8], createdAt: row[9], updatedAt: row[10])
+            id: columns.int64(0), title: columns.string(1), summary: columns.optionalString(2),
+            level: columns.optionalString(3), duration: columns.optionalString(4), price: price,
+            imageURL: columns.optionalString(7), categoryId: columns.optionalInt64(8), createdAt: columns.date(9),
+            updatedAt: columns.date(10))
     }
 
     static func fetchItem(_ db: Database, id: Int64) throws -> Item {
-        let statement = try db.cachedStatement(sql: "SELECT \(itemColumns) FROM item WHERE id = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id]) else {
+        guard let item = try db.fetchAll(sql: "SELECT \(itemColumns) FROM item WHERE id = ?", arguments: [id], item).first
+        else {
             throw CatalogError.notFound("item", id: id)
         }
-        return item(row)
+        return item
     }
 
     static func searchText(title: String, summary: String?) -> String {

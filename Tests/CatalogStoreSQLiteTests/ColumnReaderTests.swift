@@ -37,18 +37,20 @@ struct ColumnReaderTests {
     func readsColumns() throws {
         let database = try DatabaseQueue()
         let rows = try database.write { db in
-            try db.execute(sql: "CREATE TABLE t (i INTEGER, s TEXT, o TEXT, d TEXT)")
+            try db.execute(sql: "CREATE TABLE t (i INTEGER, s TEXT, o TEXT, d TEXT, n INTEGER)")
             try db.execute(
-                sql: "INSERT INTO t VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
-                arguments: [-7, "Café ☕︎", nil, "2024-02-29 23:59:59.123", 1, "", "x", "2024-02-29T23:59:59Z"])
-            return try db.fetchAll(sql: "SELECT i, s, o, d FROM t ORDER BY rowid") { columns in
-                (columns.int64(0), columns.bool(0), columns.string(1), columns.optionalString(2), columns.date(3))
+                sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)",
+                arguments: [-7, "Café ☕︎", nil, "2024-02-29 23:59:59.123", nil, 1, "", "x", "2024-02-29T23:59:59Z", 0])
+            return try db.fetchAll(sql: "SELECT i, s, o, d, n FROM t ORDER BY rowid") { columns in
+                (columns.int64(0), columns.bool(0), columns.string(1), columns.optionalString(2), columns.date(3),
+                 columns.optionalInt64(4))
             }
         }
         try #require(rows.count == 2)
         #expect(rows[0].0 == -7 && rows[0].1 && rows[0].2 == "Café ☕︎" && rows[0].3 == nil)
         #expect(rows[0].4 == Date(timeIntervalSince1970: 1_709_251_199.123))
         #expect(rows[1].0 == 1 && rows[1].2 == "" && rows[1].3 == "x")
+        #expect(rows[0].5 == nil && rows[1].5 == 0, "optionalInt64 is nil for NULL only")
         #expect(rows[1].4 == Date(timeIntervalSince1970: 1_709_251_199), "an ISO 8601 form goes through GRDB")
     }
 
