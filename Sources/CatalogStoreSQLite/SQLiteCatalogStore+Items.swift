@@ -14,42 +14,37 @@ extension SQLiteCatalogStore {
             var listed: [ListedItem] = []
             for segment in plan.segments where listed.count <= pageSize {
                 listed += try db.fetchAll(
-                    sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - listed.count], ListedItem.init)
+                    sql: segment.sql, arguments: segment.arguments + [pageSize + 1 - listed.count]
+                ) { ListedItem($0, sort: sort) }
             }
             let page = listed.prefix(pageSize)
             var next: String?
             if listed.count > pageSize, let last = page.last {
-                let token: PageToken
-                switch sort {
-                case .title, .createdAt:
-                    token = PageToken(
-                        sort: sort.rawValue, descending: descending, filter: plan.filter,
-                        text: sort == .title ? last.titleKey : last.createdAtText, number: nil, id: last.item.id)
-                case .price:
-                    token = PageToken(
-                        sort: sort.rawValue, descending: descending, filter: plan.filter, text: nil,
-                        number: last.priceMinorUnits, id: last.item.id)
-                }
-                next = token.encoded()
+                next = PageToken(
+                    sort: sort.rawValue, descending: descending, filter: plan.filter, text: last.keyText,
+                    number: last.keyNumber, id: last.item.id
+                ).encoded()
             }
             return ListItemsResponse(items: page.map(\.item), nextPageToken: next, totalCount: total)
         }
     }
 
-    /// An item of a listing, with the sort keys its page token may hold: a row of
-    /// `itemColumns, titleKey, priceMinorUnits`.
+    /// An item of a listing with its sort key, which a page token ending there holds: read from a
+    /// row of `itemColumns, titleKey, priceMinorUnits`.
     struct ListedItem {
         var item: Item
-        var titleKey: String
-        /// `createdAt` as stored, which the token compares as text.
-        var createdAtText: String
-        var priceMinorUnits: Int64?
+        /// `titleKey`, or `createdAt` as stored (the token compares it as text).
+        var keyText: String?
+        /// `priceMinorUnits`.
+        var keyNumber: Int64?
 
-        init(_ columns: ColumnReader) {
+        init(_ columns: ColumnReader, sort: ItemSort) {
             item = SQLiteCatalogStore.item(columns)
-            titleKey = columns.string(11)
-            createdAtText = columns.string(9)
-            priceMinorUnits = columns.optionalInt64(12)
+            switch sort {
+            case .title: keyText = columns.string(11)
+            case .createdAt: keyText = columns.string(9)
+            case .price: keyNumber = columns.optionalInt64(12)
+            }
         }
     }
 

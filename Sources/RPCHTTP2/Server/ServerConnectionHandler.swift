@@ -363,9 +363,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
-        let stream = ServerStreamState(id: streamID, maxHeaderListSize: configuration.maxHeaderListSize, accessLog: accessLog)
-        stream.openedInRead = readCount
-        streams[streamID] = stream
+        streams[streamID] = ServerStreamState(
+            id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, accessLog: accessLog)
         metrics.streams.increment()
         idleTimer?.cancel()
         idleTimer = nil

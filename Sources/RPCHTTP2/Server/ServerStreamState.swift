@@ -16,7 +16,7 @@ final class ServerStreamState {
     /// Whether the response headers went out (or are queued).
     private(set) var responseStarted = false
     /// The connection's read (its count of reads so far) that brought this stream's HEADERS.
-    var openedInRead: UInt64 = 0
+    let openedInRead: UInt64
     private(set) var finished = false
     private var requestEnded = false
     private var deadlineTimer: Scheduled<Void>?
@@ -33,8 +33,9 @@ final class ServerStreamState {
     /// What the access log will say about this call; `nil` when access logging is off.
     private var accessEntry: AccessLogEntry?
 
-    init(id: Int32, maxHeaderListSize: Int, accessLog: AccessLog?) {
+    init(id: Int32, openedInRead: UInt64, maxHeaderListSize: Int, accessLog: AccessLog?) {
         self.id = id
+        self.openedInRead = openedInRead
         self.headers = HeaderList(limit: maxHeaderListSize)
         self.accessLog = accessLog
         if accessLog != nil { accessEntry = AccessLogEntry() }

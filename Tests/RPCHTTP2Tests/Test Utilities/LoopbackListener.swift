@@ -13,9 +13,7 @@ struct LoopbackListener: Sendable {
 
     init(backlog: Int32 = 8) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
+        var address = loopbackAddress(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -33,6 +31,15 @@ struct LoopbackListener: Sendable {
     func close() {
         closeSocket(fd)
     }
+}
+
+/// 127.0.0.1:`port` as a socket address (port 0: any free one).
+func loopbackAddress(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port)).bigEndian
+    address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
+    return address
 }
 
 /// `close(2)`, under a name that no `close()` method shadows.
