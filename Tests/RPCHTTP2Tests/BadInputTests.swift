@@ -7,10 +7,10 @@ import Testing
 /// the same connection still serves a good call and other connections are served meanwhile.
 @Suite("Bad input gets the right status", .timeLimit(.minutes(1)))
 struct BadInputTests {
-    @Test("a stream that ends inside the 5-byte prefix is INTERNAL")
-    func truncatedPrefix() async throws {
+    @Test("a stream that ends inside the 5-byte prefix is INTERNAL", arguments: Self.unaryKinds)
+    func truncatedPrefix(method: MethodDescriptor) async throws {
         try await withTestServer { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 try await call.sendFramed([0, 0, 0], endOfStream: true)
             }
             // grpc-go answers the same: the stream ended inside a message prefix.
@@ -19,10 +19,10 @@ struct BadInputTests {
         }
     }
 
-    @Test("a stream that ends inside a message body is INTERNAL")
-    func truncatedBody() async throws {
+    @Test("a stream that ends inside a message body is INTERNAL", arguments: Self.unaryKinds)
+    func truncatedBody(method: MethodDescriptor) async throws {
         try await withTestServer { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 try await call.sendFramed([0, 0, 0, 0, 10] + [1, 2, 3, 4], endOfStream: true)
             }
             #expect(error.code == .internalError)
@@ -30,10 +30,10 @@ struct BadInputTests {
         }
     }
 
-    @Test("a prefix announcing more than the limit is RESOURCE_EXHAUSTED before the body arrives")
-    func lengthOverLimit() async throws {
+    @Test("a prefix announcing more than the limit is RESOURCE_EXHAUSTED before the body arrives", arguments: Self.unaryKinds)
+    func lengthOverLimit(method: MethodDescriptor) async throws {
         try await withTestServer(configure: { $0.maxReceiveMessageSize = 1024 }) { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 // 1 000 000 bytes announced, 4 sent, and the stream stays open: the answer
                 // cannot wait for a body that never comes.
                 try await call.sendFramed([0, 0x00, 0x0F, 0x42, 0x40] + Array(#"{"te"#.utf8), endOfStream: false)
@@ -43,10 +43,10 @@ struct BadInputTests {
         }
     }
 
-    @Test("a compressed flag without grpc-encoding is INTERNAL")
-    func compressedFlagWithoutEncoding() async throws {
+    @Test("a compressed flag without grpc-encoding is INTERNAL", arguments: Self.unaryKinds)
+    func compressedFlagWithoutEncoding(method: MethodDescriptor) async throws {
         try await withTestServer { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 try await call.sendFramed([1, 0, 0, 0, 2] + Array("{}".utf8), endOfStream: true)
             }
             #expect(error.code == .internalError)
@@ -54,10 +54,10 @@ struct BadInputTests {
         }
     }
 
-    @Test("a body that is not JSON is INVALID_ARGUMENT, reason invalidMessage")
-    func invalidJSON() async throws {
+    @Test("a body that is not JSON is INVALID_ARGUMENT, reason invalidMessage", arguments: Self.unaryKinds)
+    func invalidJSON(method: MethodDescriptor) async throws {
         try await withTestServer { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 try await call.send(Array("{not json".utf8), endOfStream: true)
             }
             #expect(error.code == .invalidArgument)
@@ -65,10 +65,10 @@ struct BadInputTests {
         }
     }
 
-    @Test("a missing required field is INVALID_ARGUMENT naming the field")
-    func missingRequiredField() async throws {
+    @Test("a missing required field is INVALID_ARGUMENT naming the field", arguments: Self.unaryKinds)
+    func missingRequiredField(method: MethodDescriptor) async throws {
         try await withTestServer { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 try await call.send(Array("{}".utf8), endOfStream: true)
             }
             #expect(error.code == .invalidArgument)
@@ -76,10 +76,10 @@ struct BadInputTests {
         }
     }
 
-    @Test("two messages on a unary call are INVALID_ARGUMENT")
-    func twoMessages() async throws {
+    @Test("two messages on a unary call are INVALID_ARGUMENT", arguments: Self.unaryKinds)
+    func twoMessages(method: MethodDescriptor) async throws {
         try await withTestServer { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 let message = try JSONCodec.shared.encode(EchoRequest(text: "one"))
                 try await call.send(message, endOfStream: false)
                 try await call.send(message, endOfStream: true)
@@ -89,10 +89,10 @@ struct BadInputTests {
         }
     }
 
-    @Test("a unary call without a message is INVALID_ARGUMENT")
-    func noMessage() async throws {
+    @Test("a unary call without a message is INVALID_ARGUMENT", arguments: Self.unaryKinds)
+    func noMessage(method: MethodDescriptor) async throws {
         try await withTestServer { server in
-            let error = try await failure(on: server) { call in
+            let error = try await failure(on: server, method: method) { call in
                 try await call.sendFramed([], endOfStream: true)
             }
             #expect(error.code == .invalidArgument)
@@ -157,17 +157,21 @@ struct BadInputTests {
 
     // MARK: Helpers
 
-    /// Opens an `Echo.get` call on a new connection, lets `send` write its request body, and
+    /// Both kinds of unary route: run in a task, and inline on the event loop.
+    static let unaryKinds = [Echo.get.descriptor, Echo.quick.descriptor]
+
+    /// Opens a call of `method` (`Echo.get` or `Echo.quick`) on a new connection, lets `send` write its request body, and
     /// returns the error the call ends with. Before closing, checks that the bad call broke
     /// neither its own connection nor the server: a good call on the same connection and one
     /// on another connection are both answered.
     private func failure(
         on server: TestServer,
+        method: MethodDescriptor,
         sourceLocation: SourceLocation = #_sourceLocation,
         _ send: (ClientCall) async throws -> Void
     ) async throws -> RPCError {
         let connection = try await server.connect()
-        let call = try await connection.openCall(Echo.get.descriptor, options: .defaults) as! ClientCall
+        let call = try await connection.openCall(method, options: .defaults) as! ClientCall
         try await send(call)
         let error = try await #require(throws: RPCError.self, sourceLocation: sourceLocation) {
             _ = try await call.receive()

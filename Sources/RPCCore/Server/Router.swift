@@ -39,6 +39,24 @@ public struct Router: Sendable {
         })
     }
 
+    /// Registers a unary handler that runs inline: the transport calls it where the request
+    /// completes (a connection's event loop), with no task and no thread hop. For work that
+    /// never suspends and takes microseconds, such as a lookup in memory or a point read; it
+    /// is not cancelled, so anything slower belongs in an `async` handler.
+    ///
+    /// (A name of its own, not an overload of `register`: a closure that happens not to be
+    /// `async` must not change how its calls run.)
+    public mutating func registerInline<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        handler: @escaping @Sendable (Request, ServerContext) throws -> Response
+    ) {
+        add(Route(descriptor: method.descriptor, inline: { requestBytes, context in
+            let codec = context.contentType.codec
+            let request = try codec.decode(Request.self, from: requestBytes)
+            return try codec.encode(try handler(request, context))
+        }))
+    }
+
     /// Registers a server-streaming handler.
     public mutating func register<Request, Response>(
         _ method: ServerStreamingMethod<Request, Response>,
@@ -80,18 +98,25 @@ public struct Router: Sendable {
         routes[route.descriptor.path] = route
     }
 
-    private static func singleRequest(from stream: any ServerCallStream) async throws(RPCError) -> [UInt8] {
-        guard let message = try await stream.receive() else {
+    fileprivate static func singleRequest(from stream: any ServerCallStream) async throws(RPCError) -> [UInt8] {
+        guard let message = try await stream.receive() else { return try singleRequest(nil, more: false) }
+        let more = try await stream.receive() != nil
+        return try singleRequest(message, more: more)
+    }
+
+    /// The one message of a unary request: `first`, with `more` telling whether another followed.
+    fileprivate static func singleRequest(_ first: [UInt8]?, more: Bool) throws(RPCError) -> [UInt8] {
+        guard let first else {
             throw RPCError(.invalidArgument, "the call has no request message", detail: ErrorDetail(reason: "missingMessage"))
         }
-        if try await stream.receive() != nil {
+        if more {
             throw RPCError(
                 .invalidArgument,
                 "a \(StreamingKind.unary) request must hold exactly one message",
                 detail: ErrorDetail(reason: "tooManyMessages")
             )
         }
-        return message
+        return first
     }
 }
 
@@ -108,7 +133,30 @@ public struct Route: Sendable {
     /// The route's place in registration order (0, 1, 2, …): a dense key for tables kept per
     /// method, such as a transport's metrics, so that a call needs no lookup by path.
     public internal(set) var index = 0
-    let body: @Sendable (any ServerCallStream, ServerContext) async throws -> Void
+    private let body: Body
+
+    private enum Body {
+        case task(@Sendable (any ServerCallStream, ServerContext) async throws -> Void)
+        /// Request message to response message, synchronously.
+        case inline(@Sendable ([UInt8], ServerContext) throws -> [UInt8])
+    }
+
+    init(descriptor: MethodDescriptor, body: @escaping @Sendable (any ServerCallStream, ServerContext) async throws -> Void) {
+        self.descriptor = descriptor
+        self.body = .task(body)
+    }
+
+    init(descriptor: MethodDescriptor, inline body: @escaping @Sendable ([UInt8], ServerContext) throws -> [UInt8]) {
+        self.descriptor = descriptor
+        self.body = .inline(body)
+    }
+
+    /// Whether a transport may answer the call with `answer(request:more:head:)` where its
+    /// request completes, instead of running it in a task with `run(_:)`.
+    public var runsInline: Bool {
+        if case .inline = body { return true }
+        return false
+    }
 
     /// Runs the call to its end. The handler runs in a child task while this task waits for
     /// the call to be done; an abort (client reset, deadline, lost connection) cancels the
@@ -118,7 +166,15 @@ public struct Route: Sendable {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 do {
-                    try await body(stream, context)
+                    switch body {
+                    case .task(let body):
+                        try await body(stream, context)
+                    case .inline(let body):
+                        let response = try body(try await Router.singleRequest(from: stream), context)
+                        stream.finish(
+                            lastMessage: response, initialMetadata: context.initialMetadata,
+                            trailers: .ok(context.trailingMetadata))
+                    }
                 } catch {
                     stream.finish(
                         lastMessage: nil,
@@ -131,4 +187,28 @@ public struct Route: Sendable {
             group.cancelAll()
         }
     }
+
+    /// Answers an inline call (`runsInline`) whose request is complete: `request` is its first
+    /// message, if any, and `more` whether another followed. Errors become the answer's status.
+    public func answer(request: [UInt8]?, more: Bool, head: RequestHead) -> InlineAnswer {
+        let context = ServerContext(method: descriptor, head: head)
+        do {
+            guard case .inline(let body) = body else { preconditionFailure("\(descriptor.path) does not run inline") }
+            let response = try body(try Router.singleRequest(request, more: more), context)
+            return InlineAnswer(message: response, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+        } catch {
+            return InlineAnswer(
+                message: nil, initialMetadata: context.initialMetadata, trailers: ResponseTrailers(error: RPCError(mapping: error)))
+        }
+    }
+}
+
+/// The whole response to an inline call.
+public struct InlineAnswer: Sendable {
+    /// The response message; `nil` when the call failed.
+    public var message: [UInt8]?
+    /// Metadata for the response headers.
+    public var initialMetadata: Metadata
+    /// How the call ends.
+    public var trailers: ResponseTrailers
 }

@@ -91,7 +91,7 @@ final class ClientStreamState {
     func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !finished, let call else { return bytes.count }
         do {
-            return try inbound.receive(bytes, into: call.mailbox)
+            return try inbound.receive(bytes) { call.mailbox.deliver($0) }
         } catch {
             finish(error)
             return bytes.count

@@ -1,7 +1,7 @@
 import RPCCore
 
-/// A stream's received body: reassembles messages, hands them to the reader's mailbox, and
-/// withholds flow-control credit while the reader lags. Used on the event loop.
+/// A stream's received body: reassembles messages, hands them to their reader, and withholds
+/// flow-control credit while the reader lags. Used on the event loop.
 struct InboundBody {
     private var deframer: MessageDeframer
     private var withheldBytes = 0
@@ -12,14 +12,15 @@ struct InboundBody {
         self.deframer = deframer
     }
 
-    /// Takes body bytes and delivers the messages they complete; returns the credit to give
-    /// back now (none while unread messages pile up). Throws the status the call ends with.
-    mutating func receive(_ bytes: UnsafeRawBufferPointer, into mailbox: InboundMailbox) throws(RPCError) -> Int {
+    /// Takes body bytes and `deliver`s the messages they complete; returns the credit to give
+    /// back now (none while unread messages pile up: `deliver` returns whether they do).
+    /// Throws the status the call ends with.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, deliver: ([UInt8]) -> Bool) throws(RPCError) -> Int {
         try deframer.append(bytes)
         var backlog = false
         while let message = try deframer.next() {
             messageCount += 1
-            backlog = mailbox.deliver(message) || backlog
+            backlog = deliver(message) || backlog
         }
         guard backlog else { return bytes.count }
         withheldBytes += bytes.count

@@ -371,7 +371,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     }
 
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
-        guard let stream = streams[streamID], stream.call == nil else { return true }  // trailers are ignored
+        guard let stream = streams[streamID], !stream.started else { return true }  // trailers are ignored
         stream.headers.append(name: name, value: value)
         return true
     }
@@ -380,10 +380,10 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         switch frame.type {
         case FrameType.headers:
             guard let stream = streams[frame.streamID] else { return }
-            if stream.call == nil { startCall(on: stream) }
-            if frame.endStream { stream.receiveEndOfStream() }
+            if !stream.started { startCall(on: stream) }
+            if frame.endStream { endRequest(on: stream) }
         case FrameType.data:
-            if frame.endStream { streams[frame.streamID]?.receiveEndOfStream() }
+            if frame.endStream, let stream = streams[frame.streamID] { endRequest(on: stream) }
         case FrameType.ping where frame.ack:
             keepalive?.acknowledged()
             sendFinalGoAway()
@@ -393,8 +393,18 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     }
 
     func session(dataChunk bytes: UnsafeRawBufferPointer, on streamID: Int32) {
-        let credit = streams[streamID]?.receiveData(bytes) ?? bytes.count
-        session?.consume(streamID: streamID, count: credit)
+        guard let session else { return }
+        guard let stream = streams[streamID] else {
+            session.consume(streamID: streamID, count: bytes.count)
+            return
+        }
+        session.consume(streamID: streamID, count: stream.receiveData(bytes))
+        stream.answerInlineCall(session: session)
+    }
+
+    private func endRequest(on stream: ServerStreamState) {
+        stream.receiveEndOfStream()
+        if let session { stream.answerInlineCall(session: session) }
     }
 
     func session(closed streamID: Int32, errorCode: UInt32) {
@@ -429,15 +439,21 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         case .failure(let rejected):
             answer(stream, rejected, session: session)
         case .success(let accepted):
+            if let deadline = accepted.head.deadline {
+                stream.armDeadline(on: context.eventLoop, at: deadline, connection: self)
+            }
+            if accepted.route.runsInline {
+                stream.start(
+                    accepted, call: nil, maxMessageSize: configuration.maxReceiveMessageSize,
+                    metrics: metrics.method(for: accepted.route))
+                return
+            }
             let call = ServerCall(
                 head: accepted.head, route: accepted.route, stream: stream, connection: self, wakeQueue: wakeQueue,
                 eventLoop: context.eventLoop)
             stream.start(
                 accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
                 metrics: metrics.method(for: accepted.route))
-            if let deadline = accepted.head.deadline {
-                stream.armDeadline(on: context.eventLoop, at: deadline, connection: self)
-            }
             if case .terminated = calls.yield(call) {
                 stream.close()
                 session.submitReset(streamID: stream.id, errorCode: HTTP2ErrorCode.refusedStream)

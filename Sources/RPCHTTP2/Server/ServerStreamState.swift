@@ -2,11 +2,16 @@ import NIOCore
 import RPCCore
 
 /// One request stream on the connection's event loop: its headers, deframer, response
-/// buffer and the call bridge it feeds. Touched only on the event loop.
+/// buffer and the call it feeds (a task's `ServerCall`, or an inline request). Touched only
+/// on the event loop.
 final class ServerStreamState {
     let id: Int32
     var headers: HeaderList
+    /// Whether the call started or was answered: HEADERS after that are trailers.
+    private(set) var started = false
     private(set) var call: ServerCall?
+    /// The request of an inline call (`Route.runsInline`) as it arrives.
+    private var inline: InlineRequest?
     private var inbound: InboundBody?
     private var responseCompression = CompressionAlgorithm.identity
     private var contentType = ContentType.grpc
@@ -46,9 +51,12 @@ final class ServerStreamState {
 
     // MARK: Request side
 
-    /// Attaches the call that will run for this stream; `metrics` are its method's.
-    func start(_ accepted: RequestValidation.Accepted, call: ServerCall, maxMessageSize: Int, metrics: MethodMetrics) {
+    /// Starts the call: in `call`'s task, or inline when `call` is `nil` (see
+    /// `answerInlineCall`); `metrics` are its method's.
+    func start(_ accepted: RequestValidation.Accepted, call: ServerCall?, maxMessageSize: Int, metrics: MethodMetrics) {
+        started = true
         self.call = call
+        if call == nil { inline = InlineRequest(route: accepted.route, head: accepted.head) }
         self.metrics = metrics
         self.contentType = accepted.head.contentType
         self.responseCompression = accepted.responseCompression
@@ -60,6 +68,7 @@ final class ServerStreamState {
     /// The call was answered before it started (`RequestValidation.Rejected`); `metrics` are
     /// those of the method at `path`.
     func rejected(path: String, caller: String?, code: StatusCode, metrics: MethodMetrics) {
+        started = true
         self.metrics = metrics
         accessEntry?.path = path
         accessEntry?.caller = caller
@@ -79,13 +88,18 @@ final class ServerStreamState {
 
     /// Takes body bytes; returns how many bytes flow control may credit back now.
     func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let call, !requestEnded, !finished, inbound != nil else { return bytes.count }
+        guard !requestEnded, !finished, inbound != nil else { return bytes.count }
         accessEntry?.requestBytes += bytes.count
         do {
-            return try inbound!.receive(bytes, into: call.mailbox)
+            if let call {
+                return try inbound!.receive(bytes) { call.mailbox.deliver($0) }
+            }
+            return try inbound!.receive(bytes) { message in
+                inline?.take(message)
+                return false
+            }
         } catch {
-            requestEnded = true
-            call.mailbox.finish(error)
+            endRequest(error)
             return bytes.count
         }
     }
@@ -97,14 +111,33 @@ final class ServerStreamState {
 
     /// The client half-closed the stream.
     func receiveEndOfStream() {
-        guard let call, !requestEnded else { return }
-        requestEnded = true
+        guard inbound != nil, !requestEnded else { return }
         do {
             try inbound?.checkEndOfStream()
-            call.mailbox.finish(nil)
+            endRequest(nil)
         } catch {
-            call.mailbox.finish(error)
+            endRequest(error)
         }
+    }
+
+    /// The request ended: cleanly (`nil`) or with the status the call must end with.
+    private func endRequest(_ error: RPCError?) {
+        requestEnded = true
+        call?.mailbox.finish(error)
+        inline?.failure = error
+    }
+
+    /// Answers an inline call once its request is complete: ended, failed, or holding more
+    /// than one message. The handler runs here, on the event loop.
+    func answerInlineCall(session: NGHTTP2Session) {
+        guard let request = inline, requestEnded || request.more, !finished else { return }
+        inline = nil
+        if let failure = request.failure {
+            finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), session: session)
+            return
+        }
+        let answer = request.route.answer(request: request.first, more: request.more, head: request.head)
+        finish(lastMessage: answer.message, initialMetadata: answer.initialMetadata, trailers: answer.trailers, session: session)
     }
 
     // MARK: Response side
@@ -233,10 +266,8 @@ final class ServerStreamState {
         outbound.removeAll()
         let cancelled = RPCError(.cancelled, "the stream was closed")
         outbound.failWriter(cancelled)
-        if !requestEnded {
-            requestEnded = true
-            call?.mailbox.finish(cancelled)
-        }
+        inline = nil
+        if !requestEnded { endRequest(cancelled) }
         if !finished {
             finished = true
             recordEnd(.cancelled)
@@ -244,5 +275,19 @@ final class ServerStreamState {
         }
         // The call holds this state too: let go of it, or neither (nor the connection) is freed.
         call = nil
+    }
+}
+
+/// An inline call's request while it arrives: its first message and whether more followed.
+private struct InlineRequest {
+    let route: Route
+    let head: RequestHead
+    var first: [UInt8]?
+    var more = false
+    /// The status the request failed with (malformed body, oversize message).
+    var failure: RPCError?
+
+    mutating func take(_ message: [UInt8]) {
+        if first == nil { first = message } else { more = true }
     }
 }

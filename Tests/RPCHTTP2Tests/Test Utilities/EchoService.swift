@@ -8,6 +8,8 @@ enum Echo {
     /// Like `expand`, from a pulled `ResponseSource` (no task per stream); reports
     /// `cancelled(text)` when the stream closes before the source ended it.
     static let count = ServerStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Count")
+    /// Like `get`, registered inline: answered on the event loop, with no task.
+    static let quick = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Quick")
     /// Never answers; reports to the probe when it starts and when it is cancelled.
     static let hang = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Hang")
 }
@@ -111,6 +113,11 @@ struct EchoService: RPCService {
                     throw error
                 }
             }
+            try Self.failIfAsked(request, context: context)
+            return EchoResponse(text: request.text)
+        }
+        router.registerInline(Echo.quick) { request, context in
+            if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
             try Self.failIfAsked(request, context: context)
             return EchoResponse(text: request.text)
         }
