@@ -20,7 +20,7 @@ public struct CatalogRPCService: RPCService {
 
     public func register(into router: inout Router) {
         router.register(CatalogService.listItems) { [self] request, _ in try await listItems(request) }
-        router.register(CatalogService.getItem) { [self] request, _ in try await getItem(request) }
+        router.registerInline(CatalogService.getItem) { [self] request, _ in try getItem(request) }
         router.register(CatalogService.createItem) { [self] request, _ in try await createItem(request) }
         router.register(CatalogService.updateItem) { [self] request, _ in try await updateItem(request) }
         router.register(CatalogService.deleteItem) { [self] request, _ in try await deleteItem(request) }
@@ -40,8 +40,9 @@ public struct CatalogRPCService: RPCService {
         return try await store.listItems(query)
     }
 
-    public func getItem(_ request: IDRequest) async throws(CatalogError) -> Item {
-        try await store.item(id: request.id)
+    /// A point read: registered inline.
+    public func getItem(_ request: IDRequest) throws(CatalogError) -> Item {
+        try store.item(id: request.id)
     }
 
     public func createItem(_ request: CreateItemRequest) async throws(CatalogError) -> Item {

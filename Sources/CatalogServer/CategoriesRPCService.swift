@@ -29,7 +29,7 @@ public struct CategoriesRPCService: RPCService {
 
     public func register(into router: inout Router) {
         router.register(CategoriesService.list) { [self] request, _ in try await list(request) }
-        router.register(CategoriesService.get) { [self] request, _ in try await get(request) }
+        router.registerInline(CategoriesService.get) { [self] request, _ in try get(request) }
         router.register(CategoriesService.create) { [self] request, _ in try await create(request) }
         router.register(CategoriesService.update) { [self] request, _ in try await update(request) }
         router.register(CategoriesService.delete) { [self] request, _ in try await delete(request) }
@@ -38,7 +38,7 @@ public struct CategoriesRPCService: RPCService {
         router.register(CategoriesService.assignItems) { [self] request, _ in try await assignItems(request) }
         router.register(CategoriesService.moveItems) { [self] request, _ in try await moveItems(request) }
         router.register(CategoriesService.stats) { [self] _, _ in try await stats() }
-        router.register(CategoriesService.palette) { [self] _, _ in palette() }
+        router.registerInline(CategoriesService.palette) { [self] _, _ in palette() }
         router.register(CategoriesService.export) { [self] _, _ in try await export() }
         router.register(CategoriesService.import) { [self] request, _ in try await importCategories(request) }
     }
@@ -55,8 +55,9 @@ public struct CategoriesRPCService: RPCService {
         return CategoryList(categories: try await store.listCategories(query))
     }
 
-    public func get(_ request: IDRequest) async throws(CatalogError) -> Category {
-        try await store.category(id: request.id)
+    /// A point read: registered inline.
+    public func get(_ request: IDRequest) throws(CatalogError) -> Category {
+        try store.category(id: request.id)
     }
 
     public func create(_ request: CreateCategoryRequest) async throws(CatalogError) -> Category {

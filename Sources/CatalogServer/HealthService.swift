@@ -43,7 +43,7 @@ public final class HealthService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(Health.check) { [self] request, _ in
+        router.registerInline(Health.check) { [self] request, _ in
             HealthCheckResponse(status: try status(of: request.service ?? ""))
         }
         router.register(Health.watch) { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in

@@ -144,7 +144,7 @@ extension SQLiteCatalogStore {
         }
     }
 
-    public func item(id: Int64) async throws(CatalogError) -> Item {
+    public func item(id: Int64) throws(CatalogError) -> Item {
         try pointRead { db in try Self.fetchItem(db, id: id) }
     }
 

@@ -38,6 +38,6 @@ struct LockWaitTests {
         do { outcome = .success(try await created) } catch { outcome = .failure(error) }
         try await holder
         let item = try outcome.get()
-        #expect(try await store.item(id: item.id).title == "waited")
+        #expect(try store.item(id: item.id).title == "waited")
     }
 }

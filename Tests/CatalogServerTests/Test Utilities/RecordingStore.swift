@@ -55,7 +55,7 @@ final class RecordingStore: CatalogStore {
         return [Self.category]
     }
 
-    func category(id: Int64) async throws(CatalogError) -> Category {
+    func category(id: Int64) throws(CatalogError) -> Category {
         record(.category(id: id))
         return Self.category
     }
@@ -115,7 +115,7 @@ final class RecordingStore: CatalogStore {
         return ListItemsResponse(items: [], totalCount: 0)
     }
 
-    func item(id: Int64) async throws(CatalogError) -> Item {
+    func item(id: Int64) throws(CatalogError) -> Item {
         record(.item(id: id))
         return Self.item
     }
