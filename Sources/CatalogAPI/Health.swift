@@ -21,6 +21,19 @@ public struct HealthCheckRequest: Codable, Sendable, Hashable {
     public init(service: String? = nil) { self.service = service }
 }
 
+extension HealthCheckRequest: JSONReadable {
+    public init?(json reader: inout JSONReader) {
+        var service: String?
+        let read = reader.readObject { reader, key in
+            guard key == "service", service == nil, let value = reader.string() else { return false }
+            service = value
+            return true
+        }
+        guard read else { return nil }
+        self.init(service: service)
+    }
+}
+
 /// The serving status of a service.
 public struct HealthCheckResponse: Codable, Sendable, Hashable {
     public var status: ServingStatus

@@ -51,6 +51,38 @@ struct JSONWritableMessagesTests {
         }
     }
 
+    private static func randomItem(_ generator: inout some RandomNumberGenerator) -> Item {
+        func maybe(_ text: String) -> String? { Bool.random(using: &generator) ? text : nil }
+        return Item(
+            id: Int64.random(in: 1...Int64.max, using: &generator), title: names.randomElement(using: &generator)!,
+            summary: maybe(names.randomElement(using: &generator)!), level: maybe("Débutant"), duration: maybe("2 jours"),
+            price: Bool.random(using: &generator) ? nil : Money(amount: "990.00", currency: "EUR"),
+            imageURL: maybe("https://example.com/a/b.png"),
+            categoryId: Bool.random(using: &generator) ? nil : Int64.random(in: 1...10_000, using: &generator),
+            createdAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &generator)),
+            updatedAt: Date(timeIntervalSince1970: Double.random(in: 0...4e9, using: &generator)))
+    }
+
+    @Test("an Item, and a ListItems page of them, write the same bytes as through Codable, and decode back")
+    func items() throws {
+        var generator = SystemRandomNumberGenerator()
+        let codec = JSONCodec()
+        for _ in 0..<200 {
+            let item = Self.randomItem(&generator)
+            let direct = try codec.encode(item)
+            #expect(direct == (try codec.encode(ThroughCodable(message: item))))
+            #expect(try codec.decode(Item.self, from: direct).price == item.price)
+        }
+        for count in [0, 1, 50] {
+            let page = ListItemsResponse(
+                items: (0..<count).map { _ in Self.randomItem(&generator) }, nextPageToken: count == 50 ? "next" : nil,
+                totalCount: count * 3)
+            let direct = try codec.encode(page)
+            #expect(direct == (try codec.encode(ThroughCodable(message: page))))
+            #expect(try codec.decode(ListItemsResponse.self, from: direct).items.map(\.id) == page.items.map(\.id))
+        }
+    }
+
     @Test("CategoryStats writes the same bytes as through Codable, whatever the shares")
     func stats() throws {
         let shares: [Double] = [0, 1, 0.5, 1.0 / 3.0, 1e-7, 0.1 + 0.2, 123_456.789]

@@ -4,7 +4,7 @@ import Foundation
 /// ignored, RFC 3339 UTC timestamps. A zero-length message decodes as `{}`.
 ///
 /// Messages are encoded by `StreamingJSONEncoder` (keys in the order they are encoded) and
-/// decoded by Foundation's `JSONDecoder`.
+/// decoded by Foundation's `JSONDecoder`, but for the plain form of a `JSONReadable` one.
 public struct JSONCodec: MessageCodec {
     private let encoder = StreamingJSONEncoder()
     /// For the rare message that fills its containers out of order, which a stream cannot write.
@@ -40,6 +40,9 @@ public struct JSONCodec: MessageCodec {
     }
 
     public func decode<Message: Decodable>(_ type: Message.Type, from bytes: [UInt8]) throws(RPCError) -> Message {
+        if let readable = Message.self as? any JSONReadable.Type, let message = Self.read(readable, from: bytes) {
+            return message as! Message
+        }
         let data = bytes.isEmpty ? Data("{}".utf8) : Data(bytes)
         do {
             return try decoder.decode(Message.self, from: data)
@@ -49,6 +52,16 @@ public struct JSONCodec: MessageCodec {
             throw RPCError(.invalidArgument, "message is not valid JSON: \(error)", detail: ErrorDetail(reason: "invalidMessage"))
         }
     }
+
+    /// The message read by itself, when `bytes` hold its plain form (`{}` when empty).
+    private static func read(_ type: any JSONReadable.Type, from bytes: [UInt8]) -> (any JSONReadable)? {
+        (bytes.isEmpty ? emptyObject : bytes).withUnsafeBytes { bytes in
+            var reader = JSONReader(bytes)
+            return type.init(json: &reader)
+        }
+    }
+
+    private static let emptyObject = Array("{}".utf8)
 
     private static func invalidArgument(_ error: DecodingError) -> RPCError {
         let (path, explanation): ([any CodingKey], String)

@@ -62,6 +62,12 @@ public struct JSONWriter: ~Copyable {
         output.appendInteger(integer)
     }
 
+    /// A member left out when `integer` is nil.
+    public mutating func member(_ name: StaticString, _ integer: (some FixedWidthInteger)?) {
+        guard let integer else { return }
+        member(name, integer)
+    }
+
     public mutating func member(_ name: StaticString, _ bool: Bool) {
         key(name)
         output.append(bool ? "true" : "false")

@@ -1,0 +1,89 @@
+/// A small request that reads its usual JSON itself, without `Codable`: Foundation's decoder
+/// costs more than the rest of a point read's call.
+///
+/// `init?(json:)` reads the plain form (a flat object of the expected members) and returns
+/// `nil` for anything else; the codec then decodes through `Decodable`, which also words the
+/// errors. It must never accept JSON that `Decodable` would reject, nor read it differently.
+public protocol JSONReadable: Decodable {
+    init?(json reader: inout JSONReader)
+}
+
+/// A strict reader of one JSON object: members whose keys and strings need no escapes, and
+/// integers in their shortest form. Every read returns `nil` (or `false`) at anything else.
+public struct JSONReader: ~Copyable {
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Reads the whole input as one object: `member` gets each key and must read its value;
+    /// it returns `false` to give up. Returns whether the object was read to its end, with
+    /// nothing but whitespace after it.
+    public mutating func readObject(_ member: (inout JSONReader, String) -> Bool) -> Bool {
+        guard consume(UInt8(ascii: "{")) else { return false }
+        if !consume(UInt8(ascii: "}")) {
+            repeat {
+                guard let key = string(), consume(UInt8(ascii: ":")), member(&self, key) else { return false }
+            } while consume(UInt8(ascii: ","))
+            guard consume(UInt8(ascii: "}")) else { return false }
+        }
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    /// An integer without fraction, exponent, leading zeros or minus zero, that fits.
+    public mutating func int64() -> Int64? {
+        skipWhitespace()
+        let negative = peek == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let start = index
+        var magnitude: UInt64 = 0
+        while let byte = peek, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            magnitude = sum
+            index += 1
+        }
+        let digits = index - start
+        guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+        if let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return nil }
+        if negative {
+            guard magnitude != 0, magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return Int64(truncatingIfNeeded: 0 &- magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
+
+    /// A string of printable ASCII without escapes.
+    public mutating func string() -> String? {
+        skipWhitespace()
+        guard consume(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while let byte = peek, byte != UInt8(ascii: "\"") {
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        index += 1
+        return text
+    }
+
+    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Skips whitespace, then takes `byte` if it comes next.
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard peek == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+}
