@@ -76,7 +76,7 @@ extension Database {
         -> [Value]
     {
         let statement = try cachedStatement(sql: sql)
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let rows = try RowSteps(statement, arguments: arguments)
         let reader = ColumnReader(statement: statement.sqliteStatement)
         var values: [Value] = []
         while try rows.next() != nil {
@@ -84,4 +84,24 @@ extension Database {
         }
         return values
     }
+}
+
+/// Steps a statement row by row without making GRDB `Row`s, whose table of column names cost
+/// more than a point read's query; each row is read with a `ColumnReader`.
+private final class RowSteps: DatabaseCursor {
+    typealias Element = Void
+    let _statement: Statement
+    var _isDone = false
+
+    init(_ statement: Statement, arguments: StatementArguments) throws {
+        _statement = statement
+        try statement.setArguments(arguments)  // resets the statement, then binds
+    }
+
+    deinit {
+        // As GRDB's cursors do: a statement left mid-way would keep its read open.
+        sqlite3_reset(_statement.sqliteStatement)
+    }
+
+    func _element(sqliteStatement: SQLiteStatement) {}
 }

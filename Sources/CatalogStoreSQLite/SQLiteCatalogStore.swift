@@ -11,10 +11,8 @@ import Synchronization
 /// what the real call would.
 public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
-    /// Read-only connections of their own for `pointRead`, outside the pool (see there): one
-    /// per core, so that event loops reading at once seldom wait for each other.
-    private let pointReaders: [DatabaseQueue]
-    private let nextPointReader = Atomic<Int>(0)
+    /// Read-only connections of their own for `pointRead`, outside the pool (see there).
+    private let pointReaders: PointReaders
     private let checkpointer: WALCheckpointer
     /// Every category, kept between writes to them (see `allCategories`).
     let categoryCache = CategoryCache()
@@ -37,12 +35,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
-            var readOnly = Configuration()
-            readOnly.readonly = true
-            readOnly.busyMode = .timeout(Self.lockWait)
-            pointReaders = try (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
-                try DatabaseQueue(path: path, configuration: readOnly)
-            }
+            pointReaders = try PointReaders(
+                path: path, configuration: configuration, count: ProcessInfo.processInfo.activeProcessorCount)
             checkpointer = try WALCheckpointer(path: path, writer: database, configuration: configuration)
             checkpointer.install()
             categoryCache.observeChanges(of: database)
@@ -68,9 +62,9 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// thread hops to GRDB's queue and back would cost more than the query. Anything that may
     /// scan goes through `read` instead, so it never holds up the caller's event loop.
     ///
-    /// It reads through connections of its own (taken in turn, one per core: with a single
-    /// one, the event loops queued behind each other and GetItem served 35k calls a second
-    /// instead of 57k), never one of the pool's: an async read holds
+    /// It reads through connections of its own, one per reading thread (with connections taken
+    /// in turn, two event loops still met on one now and then and waited for each other),
+    /// never one of the pool's: an async read holds
     /// a pooled reader while its task waits to resume on its event loop, so an event loop
     /// blocked waiting for a pooled reader could wait forever (a deadlock the soak test found).
     /// Nothing holds a point reader across a suspension, so waiting for one always ends.
@@ -79,8 +73,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// BEGIN and COMMIT around it (GRDB's `read` would add both: 8% of a GetItem's CPU).
     func pointRead<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
         do {
-            let index = nextPointReader.add(1, ordering: .relaxed).newValue
-            return try pointReaders[index % pointReaders.count].inDatabase(body)
+            return try pointReaders.read(body)
         } catch {
             throw Self.mapError(error)
         }
