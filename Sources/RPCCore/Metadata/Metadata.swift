@@ -47,13 +47,13 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// Appends a text value (a key ending in `-bin` stores its UTF-8 bytes).
     public mutating func add(_ key: String, _ value: String) {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         entries.append(Entry(key: key, value: key.hasSuffix("-bin") ? .binary(Array(value.utf8)) : .string(value)))
     }
 
     /// Appends a value.
     public mutating func add(_ key: String, _ value: Value) {
-        entries.append(Entry(key: key.lowercased(), value: value))
+        entries.append(Entry(key: Self.lowercased(key), value: value))
     }
 
     /// Replaces every value of `key` with one value.
@@ -64,13 +64,13 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// Removes every value of `key`.
     public mutating func remove(_ key: String) {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         entries.removeAll { $0.key == key }
     }
 
     /// Every value of `key`, in order.
     public subscript(key: String) -> [Value] {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         return entries.filter { $0.key == key }.map(\.value)
     }
 
@@ -82,6 +82,12 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// The first binary value of `key`.
     public func firstBinary(_ key: String) -> [UInt8]? {
         self[key].first?.bytes
+    }
+
+    /// `key` in lower case. Most keys already are (HTTP/2 field names always): a key of ASCII
+    /// without upper-case letters is returned as it is.
+    private static func lowercased(_ key: String) -> String {
+        key.utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 } ? key.lowercased() : key
     }
 
     public var isEmpty: Bool { entries.isEmpty }
