@@ -145,7 +145,11 @@ extension SQLiteCatalogStore {
     }
 
     public func item(id: Int64) throws(CatalogError) -> Item {
-        try pointRead { db in try Self.fetchItem(db, id: id) }
+        let generation = itemCache.generation  // before the read
+        if let item = itemCache.item(id, at: generation) { return item }
+        let item = try pointRead { db in try Self.fetchItem(db, id: id) }
+        itemCache.keep(item, readAt: generation)
+        return item
     }
 
     public func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item {

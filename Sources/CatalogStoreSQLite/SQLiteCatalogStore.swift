@@ -16,6 +16,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     private let checkpointer: WALCheckpointer
     /// Every category, kept between writes to them (see `allCategories`).
     let categoryCache = CategoryCache()
+    /// Items read by id, kept between writes to items.
+    let itemCache = ItemCache()
     /// Told about every committed filter change (see `observeFilterChanges`).
     let filterObserver = Mutex<FilterObserver?>(nil)
 
@@ -40,6 +42,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
             checkpointer = try WALCheckpointer(path: path, writer: database, configuration: configuration)
             checkpointer.install()
             categoryCache.observeChanges(of: database)
+            itemCache.observeChanges(of: database)
         } catch let error as DatabaseError {
             throw CatalogError.storage("cannot open the database at \(path): \(error.resultCode)")
         } catch {
