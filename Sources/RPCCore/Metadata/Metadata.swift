@@ -48,7 +48,7 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// Appends a text value (a key ending in `-bin` stores its UTF-8 bytes).
     public mutating func add(_ key: String, _ value: String) {
         let key = Self.lowercased(key)
-        entries.append(Entry(key: key, value: key.hasSuffix("-bin") ? .binary(Array(value.utf8)) : .string(value)))
+        entries.append(Entry(key: key, value: Self.isBinary(key) ? .binary(Array(value.utf8)) : .string(value)))
     }
 
     /// Appends a value.
@@ -90,6 +90,11 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         key.utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 } ? key.lowercased() : key
     }
 
+    /// Whether values of `key` are binary: it ends in `-bin`.
+    static func isBinary(_ key: String) -> Bool {
+        key.utf8.count >= 4 && key.utf8.reversed().starts(with: "nib-".utf8)
+    }
+
     public var isEmpty: Bool { entries.isEmpty }
     public var count: Int { entries.count }
 }
@@ -101,7 +106,9 @@ extension Metadata: Sequence {
 extension Metadata {
     /// Header names that belong to the protocol and never appear as user metadata.
     public static func isReserved(_ name: String) -> Bool {
-        if name.hasPrefix(":") || name.hasPrefix("grpc-") { return true }
+        // Byte comparisons: `String.hasPrefix` compares by Unicode equivalence, which cost
+        // more than the rest of a request's metadata.
+        if name.utf8.first == UInt8(ascii: ":") || name.utf8.starts(with: "grpc-".utf8) { return true }
         switch name {
         case "content-type", "te", "connection", "keep-alive", "transfer-encoding", "upgrade",
             "proxy-connection", "content-length", "host":
@@ -115,7 +122,7 @@ extension Metadata {
     /// base64-decoding `-bin` values. A `-bin` value that is not base64 is kept as its text bytes.
     public init(headerFields: some Sequence<(name: String, value: String)>) {
         for (name, value) in headerFields where !Self.isReserved(name) {
-            if name.hasSuffix("-bin") {
+            if Self.isBinary(name) {
                 add(name, .binary(Base64.decode(value) ?? Array(value.utf8)))
             } else {
                 add(name, .string(value))
