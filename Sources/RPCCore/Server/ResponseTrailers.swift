@@ -25,6 +25,7 @@ public struct ResponseTrailers: Sendable, Hashable {
     /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
     /// present, then the metadata.
     public var headerFields: [(name: String, value: String)] {
+        if code == .ok, message.isEmpty, detail == nil, metadata.isEmpty { return Self.plainOK }
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
         if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(message))) }
         if let detail, let json = try? JSONCodec.shared.encode(detail) {
@@ -35,6 +36,9 @@ public struct ResponseTrailers: Sendable, Hashable {
         fields.append(contentsOf: metadata.headerFields)
         return fields
     }
+
+    /// The trailers of most calls, made once.
+    private static let plainOK = [(name: "grpc-status", value: "0")]
 
     /// Parses received trailers; a missing or malformed `grpc-status` is INTERNAL (or
     /// UNKNOWN for an unknown number), as gRPC clients do.

@@ -175,34 +175,34 @@ final class NGHTTP2Session {
         return provider
     }
 
-    /// Calls `body` with an `nghttp2_nv` array over one contiguous byte buffer.
+    /// Calls `body` with an `nghttp2_nv` array over one contiguous byte buffer, both in
+    /// temporary storage (on the stack when small: a response's headers are copied by
+    /// nghttp2 before `body` returns).
     private func withHeaderFields<T>(
         _ headers: [(name: String, value: String)],
         _ body: (UnsafePointer<nghttp2_nv>, Int) -> T
     ) -> T {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
-        var ranges = [(Int, Int, Int, Int)]()
-        ranges.reserveCapacity(headers.count)
-        for (name, value) in headers {
-            let nameStart = bytes.count
-            bytes.append(contentsOf: name.utf8)
-            let valueStart = bytes.count
-            bytes.append(contentsOf: value.utf8)
-            ranges.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
-        }
-        return bytes.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
-            let fields = ranges.map { nameStart, nameLength, valueStart, valueLength in
-                nghttp2_nv(
-                    name: base + nameStart,
-                    value: base + valueStart,
-                    namelen: nameLength,
-                    valuelen: valueLength,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-                )
+        let byteCount = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, byteCount)) { bytes in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(1, headers.count)) { fields in
+                var offset = 0
+                func place(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
+                    let start = bytes.baseAddress! + offset
+                    let count = UnsafeMutableBufferPointer(rebasing: bytes[offset...]).initialize(fromContentsOf: text.utf8)
+                    offset += count
+                    return (start, count)
+                }
+                for (index, (name, value)) in headers.enumerated() {
+                    let (namePointer, nameLength) = place(name)
+                    let (valuePointer, valueLength) = place(value)
+                    fields.initializeElement(
+                        at: index,
+                        to: nghttp2_nv(
+                            name: namePointer, value: valuePointer, namelen: nameLength, valuelen: valueLength,
+                            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                }
+                return body(fields.baseAddress!, headers.count)
             }
-            return fields.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
         }
     }
 

@@ -143,6 +143,9 @@ final class ServerStreamState {
     // MARK: Response side
 
     func responseHeaders(_ initialMetadata: Metadata) -> [(name: String, value: String)] {
+        if responseCompression == .identity, initialMetadata.isEmpty {
+            return contentType == .grpcJSON ? Self.plainJSONHeaders : Self.plainHeaders(contentType)
+        }
         var fields: [(name: String, value: String)] = [(":status", "200"), ("content-type", contentType.headerValue)]
         if responseCompression != .identity { fields.append(("grpc-encoding", responseCompression.name)) }
         fields.append(("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader))
@@ -213,6 +216,15 @@ final class ServerStreamState {
         entry.requestMessages = inbound?.messageCount ?? 0
         accessLog.write(entry, code: code, duration: duration)
     }
+
+    /// The response headers without compression or metadata, for `contentType`.
+    private static func plainHeaders(_ contentType: ContentType) -> [(name: String, value: String)] {
+        [(":status", "200"), ("content-type", contentType.headerValue),
+         ("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
+    }
+
+    /// Those of most calls, made once.
+    private static let plainJSONHeaders = plainHeaders(.grpcJSON)
 
     /// Submits the response headers once; the body follows from `readData`.
     private func startResponse(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
