@@ -80,7 +80,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         accessLog = AccessLog(logger: logger, level: configuration.accessLogLevel)
         let session = NGHTTP2Session(role: .server, delegate: self)
         self.session = session
-        wakeQueue = SourceWakeQueue(eventLoop: context.eventLoop) { [weak self] streamIDs in self?.pullSources(streamIDs) }
+        wakeQueue = SourceWakeQueue(eventLoop: context.eventLoop) { [self] streamIDs in pullSources(streamIDs) }
         session.submitSettings([
             (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), UInt32(configuration.maxConcurrentStreams)),
             (Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), UInt32(configuration.streamWindowSize)),
@@ -133,6 +133,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         // The context holds this handler: keeping it would leak the connection once closed.
         self.context = nil
+        releaseCallbacks()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -254,6 +255,15 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         refusalTimer?.cancel()
         calls.finish()
         closing = true
+        releaseCallbacks()
+    }
+
+    /// Lets go of the callbacks that hold this handler (strongly: a weak reference to it would
+    /// make every retain of the handler take the slow path, and it is retained for every
+    /// frame), which would otherwise keep it alive.
+    private func releaseCallbacks() {
+        keepalive = nil
+        wakeQueue = nil
     }
 
     // MARK: Timers and graceful shutdown
@@ -261,13 +271,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func startTimers(_ context: ChannelHandlerContext) {
         keepalive = KeepalivePinger(
             interval: configuration.keepaliveInterval, timeout: configuration.keepaliveTimeout, eventLoop: context.eventLoop,
-            sendPing: { [weak self] in
-                guard let self, let session, !closing else { return }
+            sendPing: { [self] in
+                guard let session, !closing else { return }
                 session.submitPing()
                 flush()
             },
-            onTimeout: { [weak self] in
-                guard let self else { return }
+            onTimeout: { [self] in
                 logger.info("closing connection: keepalive PING unanswered")
                 session?.terminate(errorCode: HTTP2ErrorCode.noError)
                 closeAfterFlush()
