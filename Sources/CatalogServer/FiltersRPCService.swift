@@ -42,7 +42,7 @@ public struct FiltersRPCService: RPCService {
             try await store.deleteFilter(try FilterRules.filterID(request.filterId))
             return Empty()
         }
-        router.register(FiltersService.watch) { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
+        router.registerInline(FiltersService.watch) { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
             try hub.subscribe(
                 filterID: try FilterRules.filterID(request.filterId),
                 sinceRevision: try FilterRules.sinceRevision(request.sinceRevision),

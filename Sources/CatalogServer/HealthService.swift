@@ -46,7 +46,7 @@ public final class HealthService: RPCService {
         router.registerInline(Health.check) { [self] request, _ in
             HealthCheckResponse(status: try status(of: request.service ?? ""))
         }
-        router.register(Health.watch) { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in
+        router.registerInline(Health.watch) { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in
             let service = request.service ?? ""
             return try state.withLock { state throws(RPCError) -> HealthWatchSource in
                 guard let current = state.statuses[service] else { throw Self.unknown(service) }

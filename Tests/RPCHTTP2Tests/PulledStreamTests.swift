@@ -8,12 +8,15 @@ import Testing
 /// slow reader are covered with the task-written streams in `EndToEndTests`.
 @Suite("Pulled server streams end to end")
 struct PulledStreamTests {
-    @Test("a source's error end reaches the client after its messages, with detail and trailers")
-    func errorEnd() async throws {
+    /// A source made in the call's task, and one made inline.
+    static let pulledMethods = [Echo.count, Echo.countInline]
+
+    @Test("a source's error end reaches the client after its messages, with detail and trailers", arguments: Self.pulledMethods)
+    func errorEnd(method: ServerStreamingMethod<EchoRequest, EchoResponse>) async throws {
         try await withTestServer { server in
             let connection = try await server.connect()
             let stream = try await RPCClient(transport: connection).serverStreaming(
-                Echo.count, EchoRequest(text: "e", count: 3, status: 11, message: "past the end", reason: "futureRevision",
+                method, EchoRequest(text: "e", count: 3, status: 11, message: "past the end", reason: "futureRevision",
                                         trailers: ["x-trace": "t9"]))
             var received: [Int] = []
             let error = try await #require(throws: RPCError.self) {
@@ -27,12 +30,12 @@ struct PulledStreamTests {
         }
     }
 
-    @Test("a source that ends at once gives a trailers-only error response")
-    func immediateEnd() async throws {
+    @Test("a source that ends at once gives a trailers-only error response", arguments: Self.pulledMethods)
+    func immediateEnd(method: ServerStreamingMethod<EchoRequest, EchoResponse>) async throws {
         try await withTestServer { server in
             let connection = try await server.connect()
             let stream = try await RPCClient(transport: connection).serverStreaming(
-                Echo.count, EchoRequest(text: "z", count: 0, status: 8, message: "full"))
+                method, EchoRequest(text: "z", count: 0, status: 8, message: "full"))
             let error = try await #require(throws: RPCError.self) { for try await _ in stream {} }
             #expect(error.code == .resourceExhausted)
             #expect(error.message == "full")
@@ -40,13 +43,13 @@ struct PulledStreamTests {
         }
     }
 
-    @Test("the server's deadline ends a pulled stream with DEADLINE_EXCEEDED and closes the source")
-    func deadline() async throws {
+    @Test("the server's deadline ends a pulled stream with DEADLINE_EXCEEDED and closes the source", arguments: Self.pulledMethods)
+    func deadline(method: ServerStreamingMethod<EchoRequest, EchoResponse>) async throws {
         try await withTestServer { server in
             let connection = try await server.connect()
             let payload = String(repeating: "d", count: 1000)
             let stream = try await RPCClient(transport: connection).serverStreaming(
-                Echo.count, EchoRequest(text: payload, count: 10_000_000), options: CallOptions(timeout: .seconds(5)))
+                method, EchoRequest(text: payload, count: 10_000_000), options: CallOptions(timeout: .seconds(5)))
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.index == 0)
             // Not reading: the deadline, not the end of the source, must stop the stream.
@@ -58,8 +61,8 @@ struct PulledStreamTests {
         }
     }
 
-    @Test("a lost connection closes every source on it")
-    func lostConnection() async throws {
+    @Test("a lost connection closes every source on it", arguments: Self.pulledMethods)
+    func lostConnection(method: ServerStreamingMethod<EchoRequest, EchoResponse>) async throws {
         try await withTestServer { server in
             let port = server.port
             // A raw client that drops its socket while three endless streams are open.
@@ -70,7 +73,7 @@ struct PulledStreamTests {
                 for index in 0..<3 {
                     let body = MessageFramer.frame(try JSONCodec.shared.encode(EchoRequest(text: "lost\(index)", count: 10_000_000)))
                     let streamID = UInt32(1 + 2 * index)
-                    try raw.sendHeaders(streamID: streamID, headers: RawHTTP2Connection.grpcRequestHeaders(path: Echo.count.descriptor.path), endStream: false)
+                    try raw.sendHeaders(streamID: streamID, headers: RawHTTP2Connection.grpcRequestHeaders(path: method.descriptor.path), endStream: false)
                     try raw.sendData(streamID: streamID, body, endStream: true)
                 }
                 var streamsWithData = Set<UInt32>()

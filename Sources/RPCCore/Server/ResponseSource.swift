@@ -27,13 +27,18 @@ public protocol ResponseSource: AnyObject, Sendable {
 /// Tells the transport that a pulled stream's source has something new. Any thread, any time;
 /// a wake before the source is attached is harmless (the transport pulls once on attach).
 public struct ResponseWaker: Sendable {
-    let stream: any ServerCallStream
+    private let wakeSource: @Sendable () -> Void
+
+    /// A waker that calls `wakeSource`: for transports, which know how to pull their stream.
+    public init(_ wakeSource: @escaping @Sendable () -> Void) {
+        self.wakeSource = wakeSource
+    }
 
     init(stream: any ServerCallStream) {
-        self.stream = stream
+        self.init { stream.wakeSource() }
     }
 
     public func wake() {
-        stream.wakeSource()
+        wakeSource()
     }
 }

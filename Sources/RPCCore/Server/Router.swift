@@ -86,6 +86,19 @@ public struct Router: Sendable {
         })
     }
 
+    /// Registers a server-streaming method served by a pulled `ResponseSource` that
+    /// `subscribe` makes inline, where the request completes (see `registerInline(_:handler:)`):
+    /// a subscription then costs no task at all, not even while it starts. `subscribe` must
+    /// not block; it throws the call's status before any message.
+    public mutating func registerInline<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
+        subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) throws -> any ResponseSource
+    ) {
+        add(Route(descriptor: method.descriptor, subscribe: { requestBytes, context, waker in
+            try subscribe(try context.contentType.codec.decode(Request.self, from: requestBytes), context, waker)
+        }))
+    }
+
     /// Registers every method of a service.
     public mutating func register(_ service: some RPCService) {
         service.register(into: &self)
@@ -139,6 +152,8 @@ public struct Route: Sendable {
         case task(@Sendable (any ServerCallStream, ServerContext) async throws -> Void)
         /// Request message to response message, synchronously.
         case inline(@Sendable ([UInt8], ServerContext) throws -> [UInt8])
+        /// Request message to the source of the response, synchronously.
+        case inlineSubscribe(@Sendable ([UInt8], ServerContext, ResponseWaker) throws -> any ResponseSource)
     }
 
     init(descriptor: MethodDescriptor, body: @escaping @Sendable (any ServerCallStream, ServerContext) async throws -> Void) {
@@ -151,16 +166,25 @@ public struct Route: Sendable {
         self.body = .inline(body)
     }
 
-    /// Whether a transport may answer the call with `answer(request:more:head:)` where its
-    /// request completes, instead of running it in a task with `run(_:)`.
+    init(
+        descriptor: MethodDescriptor,
+        subscribe body: @escaping @Sendable ([UInt8], ServerContext, ResponseWaker) throws -> any ResponseSource
+    ) {
+        self.descriptor = descriptor
+        self.body = .inlineSubscribe(body)
+    }
+
+    /// Whether a transport may answer the call with `answer(request:more:head:waker:)` where
+    /// its request completes, instead of running it in a task with `run(_:)`.
     public var runsInline: Bool {
-        if case .inline = body { return true }
-        return false
+        if case .task = body { return false }
+        return true
     }
 
     /// Runs the call to its end. The handler runs in a child task while this task waits for
     /// the call to be done; an abort (client reset, deadline, lost connection) cancels the
-    /// handler. Errors become the call's status.
+    /// handler. Errors become the call's status. (Inline routes run this way too, for
+    /// transports that answer every call from a task.)
     public func run(_ stream: any ServerCallStream) async {
         let context = ServerContext(method: descriptor, head: stream.head)
         await withDiscardingTaskGroup { group in
@@ -169,11 +193,14 @@ public struct Route: Sendable {
                     switch body {
                     case .task(let body):
                         try await body(stream, context)
-                    case .inline(let body):
-                        let response = try body(try await Router.singleRequest(from: stream), context)
-                        stream.finish(
-                            lastMessage: response, initialMetadata: context.initialMetadata,
-                            trailers: .ok(context.trailingMetadata))
+                    case .inline, .inlineSubscribe:
+                        let request = try await Router.singleRequest(from: stream)
+                        switch answer(request: request, context: context, waker: { ResponseWaker(stream: stream) }) {
+                        case .finished(let message, let initialMetadata, let trailers):
+                            stream.finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers)
+                        case .source(let source, let initialMetadata):
+                            stream.attach(source, initialMetadata: initialMetadata)
+                        }
                     }
                 } catch {
                     stream.finish(
@@ -189,26 +216,39 @@ public struct Route: Sendable {
     }
 
     /// Answers an inline call (`runsInline`) whose request is complete: `request` is its first
-    /// message, if any, and `more` whether another followed. Errors become the answer's status.
-    public func answer(request: [UInt8]?, more: Bool, head: RequestHead) -> InlineAnswer {
+    /// message, if any, and `more` whether another followed; `waker` makes the waker of the
+    /// stream's source, for a subscription. Errors become the answer's status.
+    public func answer(request: [UInt8]?, more: Bool, head: RequestHead, waker: () -> ResponseWaker) -> InlineAnswer {
         let context = ServerContext(method: descriptor, head: head)
         do {
-            guard case .inline(let body) = body else { preconditionFailure("\(descriptor.path) does not run inline") }
-            let response = try body(try Router.singleRequest(request, more: more), context)
-            return InlineAnswer(message: response, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+            return answer(request: try Router.singleRequest(request, more: more), context: context, waker: waker)
         } catch {
-            return InlineAnswer(
+            return .finished(message: nil, initialMetadata: context.initialMetadata, trailers: ResponseTrailers(error: error))
+        }
+    }
+
+    private func answer(request: [UInt8], context: ServerContext, waker: () -> ResponseWaker) -> InlineAnswer {
+        do {
+            switch body {
+            case .task:
+                preconditionFailure("\(descriptor.path) does not run inline")
+            case .inline(let body):
+                let response = try body(request, context)
+                return .finished(message: response, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+            case .inlineSubscribe(let body):
+                return .source(try body(request, context, waker()), initialMetadata: context.initialMetadata)
+            }
+        } catch {
+            return .finished(
                 message: nil, initialMetadata: context.initialMetadata, trailers: ResponseTrailers(error: RPCError(mapping: error)))
         }
     }
 }
 
-/// The whole response to an inline call.
-public struct InlineAnswer: Sendable {
-    /// The response message; `nil` when the call failed.
-    public var message: [UInt8]?
-    /// Metadata for the response headers.
-    public var initialMetadata: Metadata
-    /// How the call ends.
-    public var trailers: ResponseTrailers
+/// How an inline call goes on.
+public enum InlineAnswer: Sendable {
+    /// The whole response: the message (none when the call failed), then the trailers.
+    case finished(message: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers)
+    /// Headers with `initialMetadata`, then whatever the transport pulls from `source`.
+    case source(any ResponseSource, initialMetadata: Metadata)
 }

@@ -408,12 +408,17 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             return
         }
         session.consume(streamID: streamID, count: stream.receiveData(bytes))
-        stream.answerInlineCall(session: session)
+        answerInlineCall(on: stream)
     }
 
     private func endRequest(on stream: ServerStreamState) {
         stream.receiveEndOfStream()
-        if let session { stream.answerInlineCall(session: session) }
+        answerInlineCall(on: stream)
+    }
+
+    private func answerInlineCall(on stream: ServerStreamState) {
+        guard let session, let wakeQueue else { return }
+        stream.answerInlineCall(session: session, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
     }
 
     func session(closed streamID: Int32, errorCode: UInt32) {

@@ -128,16 +128,24 @@ final class ServerStreamState {
     }
 
     /// Answers an inline call once its request is complete: ended, failed, or holding more
-    /// than one message. The handler runs here, on the event loop.
-    func answerInlineCall(session: NGHTTP2Session) {
+    /// than one message. The handler runs here, on the event loop; a subscription's source is
+    /// attached at once, and `wakeQueue` pulls it when it wakes.
+    func answerInlineCall(session: NGHTTP2Session, highWatermark: Int, wakeQueue: SourceWakeQueue) {
         guard let request = inline, requestEnded || request.more, !finished else { return }
         inline = nil
         if let failure = request.failure {
             finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), session: session)
             return
         }
-        let answer = request.route.answer(request: request.first, more: request.more, head: request.head)
-        finish(lastMessage: answer.message, initialMetadata: answer.initialMetadata, trailers: answer.trailers, session: session)
+        let answer = request.route.answer(request: request.first, more: request.more, head: request.head) { [id] in
+            ResponseWaker { wakeQueue.wake(id) }
+        }
+        switch answer {
+        case .finished(let message, let initialMetadata, let trailers):
+            finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers, session: session)
+        case .source(let source, let initialMetadata):
+            attach(source, initialMetadata: initialMetadata, session: session, highWatermark: highWatermark)
+        }
     }
 
     // MARK: Response side

@@ -8,6 +8,8 @@ enum Echo {
     /// Like `expand`, from a pulled `ResponseSource` (no task per stream); reports
     /// `cancelled(text)` when the stream closes before the source ended it.
     static let count = ServerStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Count")
+    /// Like `count`, subscribed inline: no task even while the stream starts.
+    static let countInline = ServerStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "CountInline")
     /// Like `get`, registered inline: answered on the event loop, with no task.
     static let quick = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Quick")
     /// Never answers; reports to the probe when it starts and when it is cancelled.
@@ -129,6 +131,9 @@ struct EchoService: RPCService {
             try Self.failIfAsked(request, context: context)
         }
         router.register(Echo.count) { (request: EchoRequest, context, _) -> any ResponseSource in
+            CountingSource(request: request, codec: context.contentType.codec, probe: probe)
+        }
+        router.registerInline(Echo.countInline) { (request: EchoRequest, context, _) -> any ResponseSource in
             CountingSource(request: request, codec: context.contentType.codec, probe: probe)
         }
         router.register(Echo.hang) { request, _ in
