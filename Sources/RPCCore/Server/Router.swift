@@ -29,7 +29,7 @@ public struct Router: Sendable {
         _ method: UnaryMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
     ) {
-        add(Route(descriptor: method.descriptor) { stream, context in
+        add(method.descriptor, .task { stream, context in
             let codec = stream.head.contentType.codec
             let requestBytes = try await Self.singleRequest(from: stream)
             let request = try codec.decode(Request.self, from: requestBytes)
@@ -50,11 +50,11 @@ public struct Router: Sendable {
         _ method: UnaryMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ServerContext) throws -> Response
     ) {
-        add(Route(descriptor: method.descriptor, inline: { requestBytes, context in
+        add(method.descriptor, .inline { requestBytes, context in
             let codec = context.contentType.codec
             let request = try codec.decode(Request.self, from: requestBytes)
             return try codec.encode(try handler(request, context))
-        }))
+        })
     }
 
     /// Registers a server-streaming handler.
@@ -62,7 +62,7 @@ public struct Router: Sendable {
         _ method: ServerStreamingMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ResponseStreamWriter<Response>, ServerContext) async throws -> Void
     ) {
-        add(Route(descriptor: method.descriptor) { stream, context in
+        add(method.descriptor, .task { stream, context in
             let requestBytes = try await Self.singleRequest(from: stream)
             let request = try stream.head.contentType.codec.decode(Request.self, from: requestBytes)
             try await handler(request, ResponseStreamWriter(stream: stream, context: context), context)
@@ -78,7 +78,7 @@ public struct Router: Sendable {
         _ method: ServerStreamingMethod<Request, Response>,
         subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) async throws -> any ResponseSource
     ) {
-        add(Route(descriptor: method.descriptor) { stream, context in
+        add(method.descriptor, .task { stream, context in
             let requestBytes = try await Self.singleRequest(from: stream)
             let request = try stream.head.contentType.codec.decode(Request.self, from: requestBytes)
             let source = try await subscribe(request, context, ResponseWaker(stream: stream))
@@ -94,9 +94,9 @@ public struct Router: Sendable {
         _ method: ServerStreamingMethod<Request, Response>,
         subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) throws -> any ResponseSource
     ) {
-        add(Route(descriptor: method.descriptor, subscribe: { requestBytes, context, waker in
+        add(method.descriptor, .inlineSubscribe { requestBytes, context, waker in
             try subscribe(try context.contentType.codec.decode(Request.self, from: requestBytes), context, waker)
-        }))
+        })
     }
 
     /// Registers every method of a service.
@@ -104,11 +104,9 @@ public struct Router: Sendable {
         service.register(into: &self)
     }
 
-    private mutating func add(_ route: Route) {
-        precondition(routes[route.descriptor.path] == nil, "\(route.descriptor.path) is registered twice")
-        var route = route
-        route.index = routes.count
-        routes[route.descriptor.path] = route
+    private mutating func add(_ descriptor: MethodDescriptor, _ body: Route.Body) {
+        precondition(routes[descriptor.path] == nil, "\(descriptor.path) is registered twice")
+        routes[descriptor.path] = Route(descriptor: descriptor, index: routes.count, body: body)
     }
 
     fileprivate static func singleRequest(from stream: any ServerCallStream) async throws(RPCError) -> [UInt8] {
@@ -140,15 +138,18 @@ public protocol RPCService: Sendable {
 }
 
 /// One registered method and its type-erased body.
-public struct Route: Sendable {
+///
+/// A class: a call's route is handed along several times on its way to the handler, and a
+/// copy of a struct would retain each of its strings and closures every time.
+public final class Route: Sendable {
     /// The method this route serves.
     public let descriptor: MethodDescriptor
     /// The route's place in registration order (0, 1, 2, …): a dense key for tables kept per
     /// method, such as a transport's metrics, so that a call needs no lookup by path.
-    public internal(set) var index = 0
+    public let index: Int
     private let body: Body
 
-    private enum Body {
+    fileprivate enum Body {
         case task(@Sendable (any ServerCallStream, ServerContext) async throws -> Void)
         /// Request message to response message, synchronously.
         case inline(@Sendable ([UInt8], ServerContext) throws -> [UInt8])
@@ -156,22 +157,10 @@ public struct Route: Sendable {
         case inlineSubscribe(@Sendable ([UInt8], ServerContext, ResponseWaker) throws -> any ResponseSource)
     }
 
-    init(descriptor: MethodDescriptor, body: @escaping @Sendable (any ServerCallStream, ServerContext) async throws -> Void) {
+    fileprivate init(descriptor: MethodDescriptor, index: Int, body: Body) {
         self.descriptor = descriptor
-        self.body = .task(body)
-    }
-
-    init(descriptor: MethodDescriptor, inline body: @escaping @Sendable ([UInt8], ServerContext) throws -> [UInt8]) {
-        self.descriptor = descriptor
-        self.body = .inline(body)
-    }
-
-    init(
-        descriptor: MethodDescriptor,
-        subscribe body: @escaping @Sendable ([UInt8], ServerContext, ResponseWaker) throws -> any ResponseSource
-    ) {
-        self.descriptor = descriptor
-        self.body = .inlineSubscribe(body)
+        self.index = index
+        self.body = body
     }
 
     /// Whether a transport may answer the call with `answer(request:more:head:waker:)` where
@@ -188,7 +177,7 @@ public struct Route: Sendable {
     public func run(_ stream: any ServerCallStream) async {
         let context = ServerContext(method: descriptor, head: stream.head)
         await withDiscardingTaskGroup { group in
-            group.addTask {
+            group.addTask { [self] in
                 do {
                     switch body {
                     case .task(let body):
