@@ -92,7 +92,7 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// Whether values of `key` are binary: it ends in `-bin`.
     static func isBinary(_ key: String) -> Bool {
-        key.utf8.count >= 4 && key.utf8.reversed().starts(with: "nib-".utf8)
+        key.utf8.count >= 4 && key.utf8.suffix(4).elementsEqual("-bin".utf8)
     }
 
     public var isEmpty: Bool { entries.isEmpty }
@@ -109,24 +109,35 @@ extension Metadata {
         // Byte comparisons: `String.hasPrefix` compares by Unicode equivalence, which cost
         // more than the rest of a request's metadata.
         if name.utf8.first == UInt8(ascii: ":") || name.utf8.starts(with: "grpc-".utf8) { return true }
-        switch name {
-        case "content-type", "te", "connection", "keep-alive", "transfer-encoding", "upgrade",
-            "proxy-connection", "content-length", "host":
-            return true
-        default:
-            return false
+        // By length first: most names are compared with one literal, or none.
+        switch name.utf8.count {
+        case 2: return name == "te"
+        case 4: return name == "host"
+        case 7: return name == "upgrade"
+        case 10: return name == "connection" || name == "keep-alive"
+        case 12: return name == "content-type"
+        case 14: return name == "content-length"
+        case 16: return name == "proxy-connection"
+        case 17: return name == "transfer-encoding"
+        default: return false
         }
     }
 
     /// Builds metadata from received header fields, skipping reserved ones and
     /// base64-decoding `-bin` values. A `-bin` value that is not base64 is kept as its text bytes.
     public init(headerFields: some Sequence<(name: String, value: String)>) {
-        for (name, value) in headerFields where !Self.isReserved(name) {
-            if Self.isBinary(name) {
-                add(name, .binary(Base64.decode(value) ?? Array(value.utf8)))
-            } else {
-                add(name, .string(value))
-            }
+        entries.reserveCapacity(headerFields.underestimatedCount)
+        for (name, value) in headerFields { addReceived(name, value) }
+    }
+
+    /// Adds one received header field as `init(headerFields:)` does: nothing when the name is
+    /// reserved, a base64-decoded value for a `-bin` name.
+    public mutating func addReceived(_ name: String, _ value: String) {
+        guard !Self.isReserved(name) else { return }
+        if Self.isBinary(name) {
+            add(name, .binary(Base64.decode(value) ?? Array(value.utf8)))
+        } else {
+            add(name, .string(value))
         }
     }
 

@@ -29,7 +29,7 @@ enum RequestValidation {
     }
 
     static func validate(
-        _ headers: HeaderList,
+        _ headers: RequestHeaders,
         router: Router,
         peer: String,
         now: ContinuousClock.Instant = .now
@@ -41,9 +41,9 @@ enum RequestValidation {
                 contentType: "application/grpc"
             ))
         }
-        guard let rawContentType = headers.first("content-type"), let contentType = ContentType(headerValue: rawContentType)
+        guard let rawContentType = headers.contentType, let contentType = ContentType(headerValue: rawContentType)
         else {
-            let given = headers.first("content-type") ?? "none"
+            let given = headers.contentType ?? "none"
             return .failure(Rejected(
                 httpStatus: 415,
                 contentType: "application/grpc",
@@ -51,7 +51,7 @@ enum RequestValidation {
             ))
         }
         let echoed = contentType.headerValue
-        guard headers.first(":method") == "POST" else {
+        guard headers.method == "POST" else {
             return .failure(Rejected(
                 httpStatus: 405,
                 contentType: echoed,
@@ -59,12 +59,12 @@ enum RequestValidation {
                 extraHeaders: [("allow", "POST")]
             ))
         }
-        let path = headers.first(":path") ?? ""
+        let path = headers.path ?? ""
         guard let route = router.route(for: path) else {
             return .failure(reject(.unimplemented, "unknown method '\(path)'", contentType: echoed))
         }
         var requestCompression = CompressionAlgorithm.identity
-        if let encoding = headers.first("grpc-encoding") {
+        if let encoding = headers.encoding {
             guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
                 var rejected = reject(.unimplemented, "unsupported grpc-encoding '\(encoding)'", contentType: echoed)
                 rejected.extraHeaders = [("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
@@ -73,14 +73,14 @@ enum RequestValidation {
             requestCompression = algorithm
         }
         var deadline: ContinuousClock.Instant?
-        if let timeout = headers.first("grpc-timeout") {
+        if let timeout = headers.timeout {
             guard let duration = GRPCTimeout.parse(timeout) else {
                 return .failure(reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: echoed))
             }
             deadline = now + duration
         }
         var responseCompression = CompressionAlgorithm.identity
-        if requestCompression != .identity, let accepted = headers.first("grpc-accept-encoding"),
+        if requestCompression != .identity, let accepted = headers.acceptEncoding,
             accepted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == requestCompression.name })
         {
             responseCompression = requestCompression
@@ -88,7 +88,7 @@ enum RequestValidation {
         let head = RequestHead(
             path: path,
             contentType: contentType,
-            metadata: Metadata(headerFields: headers.fields),
+            metadata: headers.metadata,
             deadline: deadline,
             peer: peer
         )
@@ -108,8 +108,8 @@ enum RequestValidation {
 
     /// A trailers-only answer with `trailers` to a request that is refused before it is looked
     /// at (a refused connection, a call over the rate limit); echoes a valid content type.
-    static func refuse(_ headers: HeaderList, with trailers: ResponseTrailers) -> Rejected {
-        let contentType = headers.first("content-type").flatMap(ContentType.init(headerValue:))
+    static func refuse(_ headers: RequestHeaders, with trailers: ResponseTrailers) -> Rejected {
+        let contentType = headers.contentType.flatMap(ContentType.init(headerValue:))
         return Rejected(httpStatus: 200, contentType: contentType?.headerValue ?? "application/grpc", trailers: trailers)
     }
 

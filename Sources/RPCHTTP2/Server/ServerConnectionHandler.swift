@@ -29,7 +29,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var callRate: CallRateLimiter?
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
-    private var streams: [Int32: ServerStreamState] = [:]
+    private var streams = StreamTable()
     private var abuseGuard: AbuseGuard
     private var abuseReason: String?
     private var peer = "unknown"
@@ -45,6 +45,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var graceTimer: Scheduled<Void>?
     private var wakeQueue: SourceWakeQueue?
     private var accessLog: AccessLog?
+    /// The path of the last request that started (see `RequestHeaders`).
+    private var recentPath: String?
 
     init(
         configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger,
@@ -372,8 +374,9 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
-        streams[streamID] = ServerStreamState(
-            id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, accessLog: accessLog)
+        streams.insert(ServerStreamState(
+            id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, recentPath: recentPath,
+            timed: metrics.isRecording || accessLog != nil, accessLog: accessLog))
         metrics.streams.increment()
         idleTimer?.cancel()
         idleTimer = nil
@@ -422,7 +425,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     }
 
     func session(closed streamID: Int32, errorCode: UInt32) {
-        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        guard let stream = streams.remove(streamID) else { return }
         metrics.streams.decrement()
         // Bytes the call never read still hold the connection's window: give it back.
         session?.consume(streamID: streamID, count: stream.takeWithheldBytes())
@@ -439,7 +442,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     private func startCall(on stream: ServerStreamState) {
         guard let session, let context, let wakeQueue else { return }
-        defer { stream.headers = HeaderList(limit: 0) }
+        defer { stream.headers = RequestHeaders(limit: 0) }
+        if let path = stream.headers.path { recentPath = path }
         if let refusal {
             refusalAnswered = true
             answer(stream, RequestValidation.refuse(stream.headers, with: refusal.trailers), session: session)
@@ -477,7 +481,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     /// Answers a call that does not start with `rejected`, trailers-only.
     private func answer(_ stream: ServerStreamState, _ rejected: RequestValidation.Rejected, session: NGHTTP2Session) {
-        let path = stream.headers.first(":path") ?? ""
+        let path = stream.headers.path ?? ""
         stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code, metrics: metrics.method(forPath: path))
         _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
     }

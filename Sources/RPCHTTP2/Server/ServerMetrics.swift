@@ -20,6 +20,8 @@ final class ServerMetrics: Sendable {
     let connections: Meter
     /// Open streams.
     let streams: Meter
+    /// Whether a backend records anything (no program bootstrapped one: nothing to time).
+    let isRecording: Bool
     private let refusedForServerLimit: Counter
     private let refusedForPeerLimit: Counter
     /// By `Route.index`.
@@ -28,6 +30,7 @@ final class ServerMetrics: Sendable {
     private let unknownMethod: MethodMetrics
 
     init(router: Router, factory: any MetricsFactory = MetricsSystem.factory) {
+        isRecording = !(factory is NOOPMetricsHandler)
         connections = Meter(label: "rpc_server_connections", factory: factory)
         streams = Meter(label: "rpc_server_streams", factory: factory)
         refusedForServerLimit = Counter(

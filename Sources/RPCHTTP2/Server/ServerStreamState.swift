@@ -6,7 +6,7 @@ import RPCCore
 /// on the event loop.
 final class ServerStreamState {
     let id: Int32
-    var headers: HeaderList
+    var headers: RequestHeaders
     /// Whether the call started or was answered: HEADERS after that are trailers.
     private(set) var started = false
     private(set) var call: ServerCall?
@@ -28,8 +28,8 @@ final class ServerStreamState {
     /// The pulled source of the rest of the response, once the call attached one.
     private var source: (any ResponseSource)?
     private var sourceMetadata: Metadata = [:]
-    /// When the request's headers began.
-    private let openedAt = ContinuousClock.now
+    /// When the request's headers began; `nil` when nothing records durations.
+    private let openedAt: ContinuousClock.Instant?
     /// The metrics of the call's method, once its path is known.
     private var metrics: MethodMetrics?
     /// Whether the call's end was recorded (metrics and access log).
@@ -38,10 +38,14 @@ final class ServerStreamState {
     /// What the access log will say about this call; `nil` when access logging is off.
     private var accessEntry: AccessLogEntry?
 
-    init(id: Int32, openedInRead: UInt64, maxHeaderListSize: Int, accessLog: AccessLog?) {
+    /// - Parameters:
+    ///   - recentPath: the path of the connection's previous request (see `RequestHeaders`).
+    ///   - timed: whether the call's duration is recorded (metrics that record, or an access log).
+    init(id: Int32, openedInRead: UInt64, maxHeaderListSize: Int, recentPath: String?, timed: Bool, accessLog: AccessLog?) {
         self.id = id
+        self.openedAt = timed ? .now : nil
         self.openedInRead = openedInRead
-        self.headers = HeaderList(limit: maxHeaderListSize)
+        self.headers = RequestHeaders(limit: maxHeaderListSize, recentPath: recentPath)
         self.accessLog = accessLog
         if accessLog != nil { accessEntry = AccessLogEntry() }
     }
@@ -131,8 +135,8 @@ final class ServerStreamState {
     /// than one message. The handler runs here, on the event loop; a subscription's source is
     /// attached at once, and `wakeQueue` pulls it when it wakes.
     func answerInlineCall(session: NGHTTP2Session, highWatermark: Int, wakeQueue: SourceWakeQueue) {
-        guard let request = inline, requestEnded || request.more, !finished else { return }
-        inline = nil
+        // Moved out, not copied: a copy retains every field of the request and its route.
+        guard !finished, let more = inline?.more, requestEnded || more, let request = inline.take() else { return }
         if let failure = request.failure {
             finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), session: session)
             return
@@ -218,6 +222,7 @@ final class ServerStreamState {
     private func recordEnd(_ code: StatusCode) {
         guard !endRecorded else { return }
         endRecorded = true
+        guard let openedAt else { return }
         let duration = openedAt.duration(to: .now)
         metrics?.record(code, after: duration)
         guard let accessLog, var entry = accessEntry else { return }
@@ -284,10 +289,9 @@ final class ServerStreamState {
         deadlineTimer?.cancel()
         releaseSource()
         outbound.removeAll()
-        let cancelled = RPCError(.cancelled, "the stream was closed")
-        outbound.failWriter(cancelled)
+        outbound.failWriter(Self.closedError)
         inline = nil
-        if !requestEnded { endRequest(cancelled) }
+        if !requestEnded { endRequest(Self.closedError) }
         if !finished {
             finished = true
             recordEnd(.cancelled)
@@ -296,6 +300,11 @@ final class ServerStreamState {
         // The call holds this state too: let go of it, or neither (nor the connection) is freed.
         call = nil
     }
+}
+
+extension ServerStreamState {
+    /// What a call still running on a closed stream is told.
+    fileprivate static let closedError = RPCError(.cancelled, "the stream was closed")
 }
 
 /// An inline call's request while it arrives: its first message and whether more followed.

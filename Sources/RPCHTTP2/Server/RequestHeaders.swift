@@ -1,0 +1,73 @@
+import Glibc
+import RPCCore
+
+/// A request's header block as nghttp2 hands it over, field by field, kept as `RequestValidation`
+/// reads it: the fields of the protocol, recognized by their bytes, and the caller's metadata.
+/// No string is made of a field nobody reads, and the values every client sends (its content
+/// type, the path of its previous call) reuse strings already made.
+///
+/// Sizes are counted as RFC 9113 says, to enforce SETTINGS_MAX_HEADER_LIST_SIZE (nghttp2 does
+/// not): past the limit everything is dropped and `overflowed` remembers it.
+struct RequestHeaders {
+    let limit: Int
+    private(set) var size = 0
+    private(set) var overflowed = false
+    private(set) var method: String?
+    private(set) var path: String?
+    private(set) var contentType: String?
+    private(set) var encoding: String?
+    private(set) var acceptEncoding: String?
+    private(set) var timeout: String?
+    /// Every field that is not reserved to the protocol (`Metadata.addReceived`).
+    private(set) var metadata = Metadata()
+    /// The path of the connection's previous request, whose string a repeated path reuses.
+    private let recentPath: String?
+
+    init(limit: Int, recentPath: String? = nil) {
+        self.limit = limit
+        self.recentPath = recentPath
+    }
+
+    mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        size += name.count + value.count + 32
+        guard size <= limit else {
+            self = RequestHeaders(limit: limit)
+            size = limit + 1
+            overflowed = true
+            return
+        }
+        if Self.equal(name, ":path") {
+            if path == nil { path = Self.reuse(recentPath, for: value) ?? Self.string(value) }
+        } else if Self.equal(name, ":method") {
+            if method == nil { method = Self.string(value) }
+        } else if Self.equal(name, "content-type") {
+            if contentType == nil {
+                contentType = Self.reuse(ContentType.grpcJSON.headerValue, for: value)
+                    ?? Self.reuse(ContentType.grpc.headerValue, for: value) ?? Self.string(value)
+            }
+        } else if Self.equal(name, "grpc-timeout") {
+            if timeout == nil { timeout = Self.string(value) }
+        } else if Self.equal(name, "grpc-encoding") {
+            if encoding == nil { encoding = Self.string(value) }
+        } else if Self.equal(name, "grpc-accept-encoding") {
+            if acceptEncoding == nil { acceptEncoding = Self.string(value) }
+        } else if name.first != UInt8(ascii: ":") {
+            metadata.addReceived(Self.string(name), Self.string(value))
+        }
+    }
+
+    private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        bytes.count == literal.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)
+    }
+
+    private static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `known` when it holds exactly `bytes`.
+    private static func reuse(_ known: String?, for bytes: UnsafeRawBufferPointer) -> String? {
+        guard var known, known.utf8.count == bytes.count else { return nil }
+        let same = known.withUTF8 { bytes.count == 0 || memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
+        return same ? known : nil
+    }
+}

@@ -1,0 +1,32 @@
+/// A connection's open streams by id, on its event loop.
+///
+/// The stream opened last is also kept aside: a request's frames (its HEADERS, each header
+/// field, its DATA) come right after it opens, and finding it there skips hashing the id.
+struct StreamTable {
+    private var byID: [Int32: ServerStreamState] = [:]
+    private var newest: ServerStreamState?
+
+    subscript(id: Int32) -> ServerStreamState? {
+        if let newest, newest.id == id { return newest }
+        return byID[id]
+    }
+
+    var values: Dictionary<Int32, ServerStreamState>.Values { byID.values }
+    var count: Int { byID.count }
+    var isEmpty: Bool { byID.isEmpty }
+
+    mutating func insert(_ stream: ServerStreamState) {
+        byID[stream.id] = stream
+        newest = stream
+    }
+
+    mutating func remove(_ id: Int32) -> ServerStreamState? {
+        if newest?.id == id { newest = nil }
+        return byID.removeValue(forKey: id)
+    }
+
+    mutating func removeAll() {
+        byID.removeAll()
+        newest = nil
+    }
+}
