@@ -70,6 +70,39 @@ struct AbuseTests {
         }
     }
 
+    /// An inline call is answered once the read that completed its request is processed, so
+    /// that a rapid reset of an inline method costs no handler either.
+    @Test("inline calls reset in the same read as their request never run their handler")
+    func inlineCallsResetBeforeTheirTurn() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
+                defer { raw.close() }
+                try raw.sendPreface()
+                let quick = RawHTTP2Connection.hpackLiteral(RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Quick"))
+                let resetCalls = (0..<5).flatMap { index in
+                    let stream = UInt32(2 * index + 1)
+                    return Frame(type: .headers, flags: FrameFlags.endHeaders, streamID: stream, payload: quick).encoded
+                        + Frame(type: .data, flags: FrameFlags.endStream, streamID: stream,
+                                payload: grpcMessage(#"{"text":"reset \#(index)"}"#)).encoded
+                        + Frame(type: .rstStream, streamID: stream, payload: [0, 0, 0, UInt8(HTTP2ErrorCode.cancel)]).encoded
+                }
+                try raw.sendRaw(resetCalls)
+                try raw.sendHeaders(streamID: 11, headers: RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Quick"),
+                                    endStream: false)
+                try raw.sendData(streamID: 11, grpcMessage(#"{"text":"kept"}"#), endStream: true)
+                let answer = try raw.readUntil { $0.streamID == 11 && $0.isEndStream }
+                try check(answer?.type == .headers, "the kept call was not answered: \(raw.receivedFrames)")
+                let answeredReset = raw.receivedFrames.filter { $0.streamID != 0 && $0.streamID < 11 }
+                try check(answeredReset.isEmpty, "reset calls were answered: \(answeredReset)")
+            }
+            // Had a reset call's handler run, it would have started before the kept one's.
+            let firstStart = await server.probe.next(timeout: .seconds(5)) { if case .started = $0 { true } else { false } }
+            #expect(firstStart == .started("kept"))
+        }
+    }
+
     @Test("cancelling many streams that were already being answered is not a flood")
     func cancelsOfAnsweredStreams() async throws {
         try await withTestServer(configure: { configuration in

@@ -47,6 +47,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var accessLog: AccessLog?
     /// The path of the last request that started (see `RequestHeaders`).
     private var recentPath: String?
+    /// Inline calls whose requests the current read completed (see `answerInlineCall`).
+    private var readyInlineCalls: [ServerStreamState] = []
 
     init(
         configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger,
@@ -109,8 +111,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         do {
             try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
         } catch {
+            readyInlineCalls.removeAll()
             fail(error)
+            return
         }
+        answerReadyInlineCalls()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -419,9 +424,20 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         answerInlineCall(on: stream)
     }
 
+    /// Notes an inline call whose request is complete; it is answered once the read that
+    /// completed it is processed, so that a call the same read also cancelled (a rapid reset)
+    /// costs no handler and no response.
     private func answerInlineCall(on stream: ServerStreamState) {
-        guard let session, let wakeQueue else { return }
-        stream.answerInlineCall(session: session, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
+        if stream.inlineRequestIsComplete { readyInlineCalls.append(stream) }
+    }
+
+    private func answerReadyInlineCalls() {
+        guard !readyInlineCalls.isEmpty else { return }
+        defer { readyInlineCalls.removeAll(keepingCapacity: true) }
+        guard let session, let wakeQueue, !closing else { return }
+        for stream in readyInlineCalls {
+            stream.answerInlineCall(session: session, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
+        }
     }
 
     func session(closed streamID: Int32, errorCode: UInt32) {

@@ -131,12 +131,19 @@ final class ServerStreamState {
         inline?.failure = error
     }
 
-    /// Answers an inline call once its request is complete: ended, failed, or holding more
-    /// than one message. The handler runs here, on the event loop; a subscription's source is
-    /// attached at once, and `wakeQueue` pulls it when it wakes.
+    /// Whether an inline call waits for its answer and its request is complete: ended,
+    /// failed, or holding more than one message.
+    var inlineRequestIsComplete: Bool {
+        guard !finished, let more = inline?.more else { return false }
+        return requestEnded || more
+    }
+
+    /// Answers an inline call once its request is complete (`inlineRequestIsComplete`). The
+    /// handler runs here, on the event loop; a subscription's source is attached at once, and
+    /// `wakeQueue` pulls it when it wakes.
     func answerInlineCall(session: NGHTTP2Session, highWatermark: Int, wakeQueue: SourceWakeQueue) {
         // Moved out, not copied: a copy retains every field of the request and its route.
-        guard !finished, let more = inline?.more, requestEnded || more, let request = inline.take() else { return }
+        guard inlineRequestIsComplete, let request = inline.take() else { return }
         if let failure = request.failure {
             finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), session: session)
             return

@@ -119,6 +119,7 @@ struct EchoService: RPCService {
             return EchoResponse(text: request.text)
         }
         router.registerInline(Echo.quick) { request, context in
+            probe.record(.started(request.text))
             if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
             try Self.failIfAsked(request, context: context)
             return EchoResponse(text: request.text)
