@@ -22,11 +22,19 @@ struct AttackerTally: Sendable {
 /// Plays one attack on fresh connections, one after another, until a deadline. Each attacker
 /// has a thread of its own, since its sockets block.
 enum Attacker {
-    /// Runs `count` attackers, each on its own thread, and adds up their tallies.
-    static func run(_ attack: Attack, count: Int, port: Int, until deadline: ContinuousClock.Instant) async -> AttackerTally {
+    /// Runs `count` attackers, each on its own thread (kept to core `cpu` when given), and adds
+    /// up their tallies.
+    static func run(
+        _ attack: Attack, count: Int, port: Int, cpu: Int?, until deadline: ContinuousClock.Instant
+    ) async -> AttackerTally {
         await withTaskGroup(of: AttackerTally.self) { group in
             for _ in 0..<count {
-                group.addTask { await onThread { play(attack, port: port, until: deadline) } }
+                group.addTask {
+                    await onThread {
+                        if let cpu { keepThread(to: cpu) }
+                        return play(attack, port: port, until: deadline)
+                    }
+                }
             }
             return await group.reduce(AttackerTally(), +)
         }
@@ -50,6 +58,19 @@ enum Attacker {
             }
         }
         return tally
+    }
+
+    /// Keeps the calling thread to one core (on Linux, pid 0 names the calling thread).
+    /// `sched_setaffinity` is looked up at run time: Swift's Glibc module leaves it out.
+    private static func keepThread(to cpu: Int) {
+        typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
+        guard let symbol = dlsym(nil, "sched_setaffinity") else { fatalError("no sched_setaffinity") }
+        var set = cpu_set_t()
+        withUnsafeMutableBytes(of: &set) { $0[cpu / 8] |= UInt8(1) << (cpu % 8) }
+        let status = withUnsafeBytes(of: &set) {
+            unsafeBitCast(symbol, to: SetAffinity.self)(0, MemoryLayout<cpu_set_t>.size, $0.baseAddress!)
+        }
+        guard status == 0 else { fatalError("cannot keep an attacker to core \(cpu): errno \(errno)") }
     }
 
     private static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {

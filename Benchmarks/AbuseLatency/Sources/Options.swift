@@ -1,5 +1,6 @@
 /// The command line: `abuse-latency --port 50051 [--seconds 4] [--rounds 3] [--attackers 2]
-/// [--lanes 2] [--interval-ms 2] [--attacks rapid-reset,ping-flood,…] [--server-pid PID]`.
+/// [--lanes 2] [--interval-ms 2] [--attacks rapid-reset,ping-flood,…] [--server-pid PID]
+/// [--attacker-cpu N]`.
 struct Options {
     var port = 50051
     /// How long the honest client measures in each phase.
@@ -14,6 +15,10 @@ struct Options {
     var attacks = Attack.allCases
     /// The server's process, whose CPU use each phase reports when given.
     var serverPID: Int32?
+    /// The core the attacker threads keep to, when given: with the server and the honest client
+    /// kept off it (`taskset`), the attackers' own CPU use no longer slows them, as if the
+    /// attackers were another machine.
+    var attackerCPU: Int?
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -31,6 +36,7 @@ struct Options {
             case "--lanes": lanes = try Self.parse(value, flag)
             case "--interval-ms": intervalMilliseconds = try Self.parse(value, flag)
             case "--server-pid": serverPID = try Self.parse(value, flag)
+            case "--attacker-cpu": attackerCPU = try Self.parse(value, flag)
             case "--attacks":
                 attacks = try value.split(separator: ",").map { name throws(UsageError) in
                     guard let attack = Attack(rawValue: String(name)) else {

@@ -44,7 +44,7 @@ for round in 1...options.rounds {
         let baseline = PhaseResult(round: round, attack: attack, sample: alone, serverCPU: serverCPU, clientCPU: clientCPU)
         emit(baseline.jsonLine(baseline: nil))
         let deadline = ContinuousClock.now + rampUp + phase
-        async let tally = Attacker.run(attack, count: options.attackers, port: options.port, until: deadline)
+        async let tally = Attacker.run(attack, count: options.attackers, port: options.port, cpu: options.attackerCPU, until: deadline)
         try? await Task.sleep(for: rampUp)
         let (sample, busyServer, busyClient) = await measure()
         let attacked = PhaseResult(
