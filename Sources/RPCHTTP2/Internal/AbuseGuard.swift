@@ -17,14 +17,14 @@ struct AbuseGuard {
     /// Records a frame header; returns why the connection must be closed, or `nil`. The caller
     /// passes only the RST_STREAM frames that count (see `AbuseLimits.resets`). The clock is
     /// read only for the rate-limited frames, not for every HEADERS and DATA frame.
-    mutating func frameBegan(type: UInt8, flags: UInt8, now: () -> ContinuousClock.Instant = { .now }) -> String? {
+    mutating func frameBegan(type: UInt8, flags: UInt8) -> String? {
         switch type {
         case FrameType.rstStream:
-            return resets.take(now: now()) ? nil : "RST_STREAM flood"
+            return resets.take(now: .now) ? nil : "RST_STREAM flood"
         case FrameType.ping where flags & FrameFlags.ack == 0:
-            return pings.take(now: now()) ? nil : "PING flood"
+            return pings.take(now: .now) ? nil : "PING flood"
         case FrameType.settings where flags & FrameFlags.ack == 0:
-            return settings.take(now: now()) ? nil : "SETTINGS flood"
+            return settings.take(now: .now) ? nil : "SETTINGS flood"
         case FrameType.headers:
             continuations = 0
             return nil

@@ -47,7 +47,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var accessLog: AccessLog?
     /// The path of the last request that started (see `RequestHeaders`).
     private var recentPath: String?
-    /// Inline calls whose requests the current read completed (see `answerInlineCall`).
+    /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
     private var readyInlineCalls: [ServerStreamState] = []
 
     init(
@@ -416,18 +416,18 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             return
         }
         session.consume(streamID: streamID, count: stream.receiveData(bytes))
-        answerInlineCall(on: stream)
+        queueInlineAnswer(for: stream)
     }
 
     private func endRequest(on stream: ServerStreamState) {
         stream.receiveEndOfStream()
-        answerInlineCall(on: stream)
+        queueInlineAnswer(for: stream)
     }
 
     /// Notes an inline call whose request is complete; it is answered once the read that
     /// completed it is processed, so that a call the same read also cancelled (a rapid reset)
     /// costs no handler and no response.
-    private func answerInlineCall(on stream: ServerStreamState) {
+    private func queueInlineAnswer(for stream: ServerStreamState) {
         if stream.inlineRequestIsComplete { readyInlineCalls.append(stream) }
     }
 
