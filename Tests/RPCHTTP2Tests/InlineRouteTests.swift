@@ -39,6 +39,33 @@ struct InlineRouteTests {
         }
     }
 
+    @Test("an inline call answered later from another thread reaches the client: response, metadata, errors", arguments: [nil, 20])
+    func answeredLater(sleepMs: Int?) async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            let client = RPCClient(transport: connection)
+            let response = try await client.unaryResponse(
+                Echo.later, EchoRequest(text: "later ✓", trailers: ["x-trace": "t1"], sleepMs: sleepMs))
+            #expect(response.message == EchoResponse(text: "later ✓"))
+            #expect(response.trailingMetadata.first("x-trace") == "t1")
+            let error = try await #require(throws: RPCError.self) {
+                try await client.unary(
+                    Echo.later, EchoRequest(text: "x", status: 10, message: "conflict ✓", reason: "conflict", sleepMs: sleepMs))
+            }
+            #expect(error.code == .aborted)
+            #expect(error.message == "conflict ✓")
+            #expect(error.detail?.reason == "conflict")
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<200 {
+                    group.addTask { try await client.unary(Echo.later, EchoRequest(text: "call \(index)", sleepMs: sleepMs)).text }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(answers == Set((0..<200).map { "call \($0)" }))
+            await connection.close()
+        }
+    }
+
     @Test("1000 concurrent inline calls on one connection each get their own answer")
     func concurrent() async throws {
         try await withTestServer { server in

@@ -57,6 +57,24 @@ public struct Router: Sendable {
         })
     }
 
+    /// Registers a unary handler that runs inline, like `registerInline(_:handler:)`, and
+    /// answers through `responder`: at once when it can, or later, from any thread, when its
+    /// work has to wait (a write queued behind others, for instance). The handler must not
+    /// block; it answers exactly once (later answers are ignored), or throws, which answers
+    /// with its error. Initial metadata must be added before the handler returns.
+    public mutating func registerInline<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        responder handler: @escaping @Sendable (Request, ServerContext, UnaryResponder<Response>) throws -> Void
+    ) {
+        add(method.descriptor, .inlineSubscribe { requestBytes, context, waker in
+            let codec = context.contentType.codec
+            let pending = PendingUnaryResponse(codec: codec, context: context, waker: waker)
+            try handler(try codec.decode(Request.self, from: requestBytes), context, UnaryResponder(pending: pending))
+            pending.handlerReturned()
+            return pending
+        })
+    }
+
     /// Registers a server-streaming handler.
     public mutating func register<Request, Response>(
         _ method: ServerStreamingMethod<Request, Response>,

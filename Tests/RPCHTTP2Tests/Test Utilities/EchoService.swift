@@ -1,3 +1,4 @@
+import Dispatch
 import RPCCore
 import Synchronization
 
@@ -12,6 +13,8 @@ enum Echo {
     static let countInline = ServerStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "CountInline")
     /// Like `get`, registered inline: answered on the event loop, with no task.
     static let quick = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Quick")
+    /// Like `quick`, answered through a responder: at once, or after `sleepMs` from another thread.
+    static let later = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Later")
     /// Never answers; reports to the probe when it starts and when it is cancelled.
     static let hang = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Hang")
 }
@@ -137,6 +140,17 @@ struct EchoService: RPCService {
         router.registerInline(Echo.countInline) { (request: EchoRequest, context, _) -> any ResponseSource in
             CountingSource(request: request, codec: context.contentType.codec, probe: probe)
         }
+        router.registerInline(Echo.later, responder: { request, context, responder in
+            probe.record(.started(request.text))
+            let answer: @Sendable () -> Void = {
+                responder.complete(Result {
+                    try Self.failIfAsked(request, context: context)
+                    return EchoResponse(text: request.text)
+                })
+            }
+            guard let sleepMs = request.sleepMs else { return answer() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(sleepMs), execute: answer)
+        })
         router.register(Echo.hang) { request, _ in
             probe.record(.started(request.text))
             do {
