@@ -28,16 +28,19 @@ public struct FiltersRPCService: RPCService {
         router.register(FiltersService.list) { [self] _, _ in
             FilterList(filters: hub.allStates())
         }
-        router.register(FiltersService.select) { [self] request, _ in
-            let id = try FilterRules.filterID(request.filterId)
-            return try await store.updateFilter(id, .select(optionID: request.optionId, toggle: request.toggle ?? false))
-        }
-        router.register(FiltersService.setPresentation) { [self] request, _ in
-            try await store.updateFilter(try FilterRules.filterID(request.filterId), .setPresentation(request.presentation))
-        }
-        router.register(FiltersService.togglePresentation) { [self] request, _ in
-            try await store.updateFilter(try FilterRules.filterID(request.filterId), .togglePresentation)
-        }
+        // Inline: a filter update is a few rows, written on the event loop when the writer is
+        // idle, so a change reaches subscribers with no thread hop before their own loop's.
+        router.registerInline(FiltersService.select, responder: { [self] request, _, responder in
+            let edit = FilterEdit.select(optionID: request.optionId, toggle: request.toggle ?? false)
+            store.updateFilter(try FilterRules.filterID(request.filterId), edit, completion: responder.complete)
+        })
+        router.registerInline(FiltersService.setPresentation, responder: { [self] request, _, responder in
+            store.updateFilter(
+                try FilterRules.filterID(request.filterId), .setPresentation(request.presentation), completion: responder.complete)
+        })
+        router.registerInline(FiltersService.togglePresentation, responder: { [self] request, _, responder in
+            store.updateFilter(try FilterRules.filterID(request.filterId), .togglePresentation, completion: responder.complete)
+        })
         router.register(FiltersService.delete) { [self] request, _ in
             try await store.deleteFilter(try FilterRules.filterID(request.filterId))
             return Empty()

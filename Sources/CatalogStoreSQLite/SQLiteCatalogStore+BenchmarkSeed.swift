@@ -31,6 +31,8 @@ extension SQLiteCatalogStore {
     public func seedForBenchmark(categories: Int, items: Int, largeCategoryItems: Int) async throws(CatalogError)
         -> BenchmarkSeedSummary
     {
+        await writerGate.admit()
+        defer { writerGate.jobEnded() }
         do {
             return try await database.writeWithoutTransaction { db in
                 // A big page cache while seeding: the item indexes are not filled in their key order.

@@ -46,15 +46,25 @@ extension SQLiteCatalogStore: FilterStore {
     }
 
     public func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState {
-        try await write { db in
-            guard let current = try Self.fetchFilter(db, id: filterID) else { throw CatalogError.unknownFilter(filterID) }
-            let next = try FilterRules.edited(current, edit)
-            let committed = FilterRules.committed(next, after: current, now: Self.filterTimestamp())
-            guard committed.revision != current.revision else { return current }
-            try Self.appendFilterChange(db, committed, optionsJSON: nil)
-            self.notifyAfterCommit(db, [.updated(committed)])
-            return committed
-        }
+        try await write { db in try self.updateFilter(db, filterID, edit) }
+    }
+
+    /// A filter update is a few rows: it runs on the caller when the writer is idle.
+    public func updateFilter(
+        _ filterID: String, _ edit: FilterEdit,
+        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
+    ) {
+        writeNowOrLater({ db in try self.updateFilter(db, filterID, edit) }, completion: completion)
+    }
+
+    private func updateFilter(_ db: Database, _ filterID: String, _ edit: FilterEdit) throws -> FilterState {
+        guard let current = try Self.fetchFilter(db, id: filterID) else { throw CatalogError.unknownFilter(filterID) }
+        let next = try FilterRules.edited(current, edit)
+        let committed = FilterRules.committed(next, after: current, now: Self.filterTimestamp())
+        guard committed.revision != current.revision else { return current }
+        try Self.appendFilterChange(db, committed, optionsJSON: nil)
+        notifyAfterCommit(db, [.updated(committed)])
+        return committed
     }
 
     public func deleteFilter(_ filterID: String) async throws(CatalogError) {

@@ -14,6 +14,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// Read-only connections of their own for `pointRead`, outside the pool (see there).
     private let pointReaders: PointReaders
     private let checkpointer: WALCheckpointer
+    /// Counts the writer's jobs, so a short write can run on its caller (see `writeNowOrLater`).
+    let writerGate = WriterGate()
     /// Every category, kept between writes to them (see `allCategories`).
     let categoryCache = CategoryCache()
     /// Items read by id, kept between writes to items.
@@ -39,7 +41,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
             try Self.migrator.migrate(database)
             pointReaders = try PointReaders(
                 path: path, configuration: configuration, count: ProcessInfo.processInfo.activeProcessorCount)
-            checkpointer = try WALCheckpointer(path: path, writer: database, configuration: configuration)
+            checkpointer = try WALCheckpointer(path: path, writer: database, gate: writerGate, configuration: configuration)
             checkpointer.install()
             categoryCache.observeChanges(of: database)
             itemCache.observeChanges(of: database)
@@ -86,6 +88,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     func write<T: Sendable>(dryRun: Bool = false, _ body: @Sendable (Database) throws -> T) async throws(CatalogError)
         -> T
     {
+        await writerGate.admit()
+        defer { writerGate.jobEnded() }
         do {
             if !dryRun {
                 return try await database.write(body)
@@ -101,6 +105,29 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
             }
         } catch {
             throw Self.mapError(error)
+        }
+    }
+
+    /// Runs `body` in one write transaction for a caller that must not block or suspend (an
+    /// event loop), and hands the result to `completion`: on this thread, before returning,
+    /// when the writer is idle (a short write then costs no thread hop), or later on the
+    /// writer's thread. For writes of microseconds only: the caller waits for the first kind.
+    func writeNowOrLater<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T,
+        completion: @escaping @Sendable (Result<T, CatalogError>) -> Void
+    ) {
+        let result: Result<T, CatalogError>?
+        do {
+            result = try writerGate.writeIfIdle { .success(try database.write(body)) }
+        } catch {
+            result = .failure(Self.mapError(error))
+        }
+        if let result { return completion(result) }
+        writerGate.submit { [self] in
+            database.asyncWrite(body) { [self] _, result in
+                writerGate.jobEnded()
+                completion(result.mapError(Self.mapError))
+            }
         }
     }
 

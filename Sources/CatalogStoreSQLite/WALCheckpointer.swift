@@ -18,15 +18,18 @@ final class WALCheckpointer: Sendable {
 
     private let connection: DatabaseQueue
     private let writer: DatabasePool
+    private let gate: WriterGate
     private let running = Atomic(false)
     private let writerCheckpointQueued = Atomic(false)
     /// How many of the WAL's pages the last background checkpoint copied.
     private let copiedPages = Atomic<Int32>(0)
 
-    /// Opens the checkpointing connection to the database at `path`, whose writer is `writer`.
-    init(path: String, writer: DatabasePool, configuration: Configuration) throws {
+    /// Opens the checkpointing connection to the database at `path`, whose writer is `writer`,
+    /// with its jobs counted by `gate`.
+    init(path: String, writer: DatabasePool, gate: WriterGate, configuration: Configuration) throws {
         connection = try DatabaseQueue(path: path, configuration: configuration)
         self.writer = writer
+        self.gate = gate
     }
 
     /// Installs the hook on the writer connection (replacing SQLite's automatic checkpoints).
@@ -49,9 +52,12 @@ final class WALCheckpointer: Sendable {
         }
         if pages >= Self.writerPages {
             if writerCheckpointQueued.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-                writer.asyncWriteWithoutTransaction { [self] db in
-                    _ = try? db.checkpoint(.passive)
-                    writerCheckpointQueued.store(false, ordering: .releasing)
+                gate.submit { [self] in
+                    writer.asyncWriteWithoutTransaction { [self] db in
+                        _ = try? db.checkpoint(.passive)
+                        writerCheckpointQueued.store(false, ordering: .releasing)
+                        gate.jobEnded()
+                    }
                 }
             }
         } else if pages - copied >= Self.backgroundPages,

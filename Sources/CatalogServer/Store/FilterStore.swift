@@ -54,9 +54,30 @@ public protocol FilterStore: Sendable {
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState
     /// NOT_FOUND `unknownFilter`, or `unknownOption` for a select of a missing option.
     func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState
+    /// `updateFilter(_:_:)` for a caller that must not block or suspend (an inline handler):
+    /// `completion` gets the result, before this returns or later from another thread.
+    func updateFilter(
+        _ filterID: String, _ edit: FilterEdit,
+        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void)
     /// NOT_FOUND `unknownFilter`; FAILED_PRECONDITION `builtinFilter` for `categories`.
     func deleteFilter(_ filterID: String) async throws(CatalogError)
     /// Sets the function told about every committed filter change (including those that
     /// category writes cause), in commit order, before the write returns to its caller.
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void)
+}
+
+extension FilterStore {
+    /// Runs `updateFilter(_:_:)` in a task of its own.
+    public func updateFilter(
+        _ filterID: String, _ edit: FilterEdit,
+        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
+    ) {
+        Task {
+            do throws(CatalogError) {
+                completion(.success(try await updateFilter(filterID, edit)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
 }
