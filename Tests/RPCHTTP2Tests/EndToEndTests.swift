@@ -110,7 +110,7 @@ struct EndToEndTests {
             let client = RPCClient(transport: connection)
             let error = try await #require(throws: RPCError.self) {
                 // Long enough for the handler to start on a loaded machine, so there is one to cancel.
-                try await client.unary(Echo.get, EchoRequest(text: "slow", sleepMs: 60_000), options: CallOptions(timeout: .seconds(5)))
+                try await client.unary(Echo.get, EchoRequest(text: "slow", sleepMs: 60_000), options: CallOptions(timeout: .seconds(20)))
             }
             #expect(error.code == .deadlineExceeded)
             let cancelled = await server.probe.next { $0 == .cancelled("slow") }
