@@ -61,6 +61,38 @@ struct ConnectionSettingsTests {
         #expect(try tls(environment: ["CATALOG_INSECURE": "1"])?.insecure == true)
     }
 
+    @Test("a context's token and TLS settings go only to its own server, or to any when it names none")
+    func contextsKeepToTheirServer() throws {
+        let config = ConfigFile(
+            current: "current",
+            contexts: [
+                "current": ConfigFile.Context(server: "current.example:50051", token: "current-token", cacert: "current-ca.pem"),
+                "named": ConfigFile.Context(server: "https://named.example", token: "named-token", cacert: "/etc/named-ca.pem"),
+                "anywhere": ConfigFile.Context(token: "any-token", insecure: true),
+            ])
+        func settings(server: String? = nil, context: String? = nil, environment: [String: String] = [:]) throws -> ConnectionSettings {
+            try ConnectionSettings.resolve(
+                serverFlag: server, contextFlag: context, environment: environment, config: config, configPath: Self.configPath)
+        }
+        let own = try settings()
+        #expect(own.token == "current-token" && own.tls?.caFile == "/home/me/.config/catalog/current-ca.pem")
+        let sameServer = try settings(server: "CURRENT.example:50051")
+        #expect(sameServer.token == "current-token" && sameServer.tls != nil, "the same host and port")
+
+        let other = try settings(server: "other.example:50051")
+        #expect(other.token == nil && other.tls == nil, "--server elsewhere leaves the current context out")
+        let otherPort = try settings(environment: ["CATALOG_SERVER": "current.example:50052", "CATALOG_TOKEN": "env-token"])
+        #expect(otherPort.token == "env-token" && otherPort.tls == nil, "CATALOG_SERVER elsewhere, CATALOG_TOKEN still applies")
+
+        let named = try settings(server: "named.example:443", context: "named")
+        #expect(named.token == "named-token" && named.tls?.caFile == "/etc/named-ca.pem")
+        let namedElsewhere = try settings(server: "other.example:443", context: "named", environment: ["CATALOG_TOKEN": "env-token"])
+        #expect(namedElsewhere.token == "env-token" && namedElsewhere.tls == nil)
+
+        let anywhere = try settings(server: "other.example:50051", context: "anywhere")
+        #expect(anywhere.token == "any-token" && anywhere.tls == ClientTLS(insecure: true))
+    }
+
     @Test("a client certificate without its key is a usage error")
     func halfPair() throws {
         let error = try #require(throws: CLIFailure.self) { try tls(flags: TLSFlags(certificate: "me.pem")) }

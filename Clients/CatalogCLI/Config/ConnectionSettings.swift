@@ -22,6 +22,11 @@ import Foundation
 /// A context named on the command line is a flag, so it wins over the environment; the
 /// `current` context of the file is the fallback below the environment.
 ///
+/// A context's token and TLS settings are for its own server: when the server in use comes
+/// from elsewhere (`--server`, `CATALOG_SERVER`, another context) and is not the one the
+/// context names, they are left out, so neither a token nor a CA meant for one server is used
+/// with another. A context that names no server lends them to any.
+///
 /// ```swift
 /// let settings = try ConnectionSettings.resolve(serverFlag: nil, contextFlag: "staging", tlsFlags: TLSFlags(),
 ///                                               environment: environment, config: config, configPath: path)
@@ -50,15 +55,15 @@ public struct ConnectionSettings: Hashable, Sendable {
         config: ConfigFile,
         configPath: String
     ) throws(CLIFailure) -> ConnectionSettings {
-        let named = try contextFlag.map { name throws(CLIFailure) in try context(name, in: config, path: configPath) }
-        let current = try config.current.map { name throws(CLIFailure) in try context(name, in: config, path: configPath) }
+        let namedContext = try contextFlag.map { name throws(CLIFailure) in try context(name, in: config, path: configPath) }
+        let currentContext = try config.current.map { name throws(CLIFailure) in try context(name, in: config, path: configPath) }
         let environment = environment.filter { !$0.value.isEmpty }
 
         let serverSources: [(String?, String)] = [
             (serverFlag, "--server"),
-            (named?.server, "context '\(contextFlag ?? "")' in \(configPath)"),
+            (namedContext?.server, "context '\(contextFlag ?? "")' in \(configPath)"),
             (environment["CATALOG_SERVER"], "CATALOG_SERVER"),
-            (current?.server, "context '\(config.current ?? "")' in \(configPath)"),
+            (currentContext?.server, "context '\(config.current ?? "")' in \(configPath)"),
         ]
         var address = ServerAddress.defaultAddress
         if let (text, source) = serverSources.first(where: { $0.0 != nil }), let text {
@@ -68,6 +73,8 @@ public struct ConnectionSettings: Hashable, Sendable {
             address = parsed
         }
 
+        let named = usable(namedContext, with: address)
+        let current = usable(currentContext, with: address)
         let token: String? = if let named { named.token } else { environment["CATALOG_TOKEN"] ?? current?.token }
 
         let tls = try resolveTLS(
@@ -109,6 +116,14 @@ public struct ConnectionSettings: Hashable, Sendable {
             return nil
         }
         return ClientTLS(caFile: caFile, clientCertificate: clientCertificate, insecure: insecure)
+    }
+
+    /// `context` when its token and TLS settings may be used with `address`: it names that
+    /// server (the same host and port), or none.
+    private static func usable(_ context: ConfigFile.Context?, with address: ServerAddress) -> ConfigFile.Context? {
+        guard let context, let server = context.server else { return context }
+        guard let own = ServerAddress(parsing: server) else { return nil }
+        return own.host.lowercased() == address.host.lowercased() && own.port == address.port ? context : nil
     }
 
     private static func context(_ name: String, in config: ConfigFile, path: String) throws(CLIFailure) -> ConfigFile.Context {
