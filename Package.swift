@@ -260,6 +260,7 @@ let package = Package(
             dependencies: [
                 "TestTokens",
                 "catalogd",
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 "ChildProcess",
                 "TestCertificates",
                 "RPCCore",

@@ -4,17 +4,30 @@ import NIOHTTP1
 import NIOPosix
 import Prometheus
 import ServiceLifecycle
+import Synchronization
 
 /// `--metrics-address`: serves `GET /metrics`, the registry in the Prometheus text format
 /// 0.0.4, over plain HTTP/1.1, until graceful shutdown or cancellation.
+///
+/// A connection quiet for `idleTimeout` is closed, and past `maxConnections` open at once a new
+/// one is closed at once, so connections that never send (or never finish) a request cannot
+/// pile up on the admin port.
 final class MetricsEndpoint: Service, Sendable {
     private let registry: PrometheusCollectorRegistry
     private let address: ListenAddress
+    private let idleTimeout: TimeAmount
+    private let maxConnections: Int
+    private let openConnections = Atomic(0)
     private let bound: EventLoopPromise<SocketAddress>
 
-    init(registry: PrometheusCollectorRegistry, address: ListenAddress) {
+    init(
+        registry: PrometheusCollectorRegistry, address: ListenAddress, idleTimeout: TimeAmount = .seconds(60),
+        maxConnections: Int = 64
+    ) {
         self.registry = registry
         self.address = address
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
         self.bound = MultiThreadedEventLoopGroup.singleton.any().makePromise()
     }
 
@@ -29,8 +42,11 @@ final class MetricsEndpoint: Service, Sendable {
         do {
             listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                .childChannelInitializer { [self] channel in
+                    // A failed initializer has NIO close the connection.
+                    guard admit(channel) else { return channel.eventLoop.makeFailedFuture(MetricsConnectionsFull()) }
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: idleTimeout))
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                         try channel.pipeline.syncOperations.addHandler(MetricsRequestHandler(registry: registry))
                     }
@@ -52,7 +68,20 @@ final class MetricsEndpoint: Service, Sendable {
             listener.close(promise: nil)
         }
     }
+
+    /// Counts `channel` until it closes; `false`, counting nothing, when `maxConnections` are open.
+    private func admit(_ channel: any Channel) -> Bool {
+        guard openConnections.wrappingAdd(1, ordering: .relaxed).newValue <= maxConnections else {
+            openConnections.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        channel.closeFuture.whenComplete { [self] _ in openConnections.wrappingSubtract(1, ordering: .relaxed) }
+        return true
+    }
 }
+
+/// Why a metrics connection past the limit was closed.
+private struct MetricsConnectionsFull: Error {}
 
 /// Answers HTTP/1.1 requests on a metrics connection: `GET` or `HEAD /metrics` with the
 /// registry's text, anything else 404 or 405. Request bodies are read and dropped.
@@ -78,6 +107,12 @@ final class MetricsRequestHandler: ChannelInboundHandler {
             self.head = nil
             respond(to: head, context: context)
         }
+    }
+
+    /// Closes the connection once `IdleStateHandler` finds it quiet.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
+        context.close(promise: nil)
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
