@@ -49,7 +49,7 @@ struct PulledStreamTests {
             let connection = try await server.connect()
             let payload = String(repeating: "d", count: 1000)
             let stream = try await RPCClient(transport: connection).serverStreaming(
-                method, EchoRequest(text: payload, count: 10_000_000), options: CallOptions(timeout: .seconds(5)))
+                method, EchoRequest(text: payload, count: 10_000_000), options: CallOptions(timeout: .seconds(15)))
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.index == 0)
             // Not reading: the deadline, not the end of the source, must stop the stream.
