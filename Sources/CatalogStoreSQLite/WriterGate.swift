@@ -33,6 +33,14 @@ final class WriterGate: Sendable {
     /// Counts a job that the calling task then queues itself (GRDB's `async` writes), once no
     /// write runs on its caller. `jobEnded()` must follow when the job ends.
     func admit() async {
+        // Counted at once in the usual case: a continuation would cost the task a trip
+        // through its executor even when resumed straight away.
+        let counted = state.withLock { state -> Bool in
+            guard !state.callerWriting else { return false }
+            state.jobs += 1
+            return true
+        }
+        if counted { return }
         await withCheckedContinuation { admitted in submit { admitted.resume() } }
     }
 

@@ -65,19 +65,3 @@ public protocol FilterStore: Sendable {
     /// category writes cause), in commit order, before the write returns to its caller.
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void)
 }
-
-extension FilterStore {
-    /// Runs `updateFilter(_:_:)` in a task of its own.
-    public func updateFilter(
-        _ filterID: String, _ edit: FilterEdit,
-        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
-    ) {
-        Task {
-            do throws(CatalogError) {
-                completion(.success(try await updateFilter(filterID, edit)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-    }
-}

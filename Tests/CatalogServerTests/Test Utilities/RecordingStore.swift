@@ -141,6 +141,11 @@ extension RecordingStore: FilterStore {
     func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] { [] }
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState { throw .unknownFilter(definition.filterID) }
     func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState { throw .unknownFilter(filterID) }
+    func updateFilter(
+        _ filterID: String, _ edit: FilterEdit, completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
+    ) {
+        completion(.failure(.unknownFilter(filterID)))
+    }
     func deleteFilter(_ filterID: String) async throws(CatalogError) { throw .unknownFilter(filterID) }
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void) {}
 }
