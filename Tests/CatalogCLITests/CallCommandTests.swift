@@ -45,7 +45,7 @@ struct CallCommandTests {
     func streaming() async throws {
         try await withTestServer { server in
             let result = try await CLISandbox().run(
-                ["call", "catalog.v1.Filters/Watch", "-d", #"{"filterId": "categories"}"#, "--max-time", "5", "--server", server.address])
+                ["call", "catalog.v1.Filters/Watch", "-d", #"{"filterId": "categories"}"#, "--max-time", "10", "--server", server.address])
             #expect(result.status == 68, "\(result)")
             let events = try result.jsonLines()
             #expect(events.map { $0["kind"] as? String } == ["snapshot", "synced"])

@@ -9,8 +9,8 @@ import Darwin
 #endif
 
 /// `CatalogClient` across a `catalogd` that dies mid-call and comes back on the same port and
-/// database. The call is made while catalogd is stopped (SIGSTOP), so it is surely in flight
-/// when SIGKILL ends the process.
+/// database. The call is made once every thread of catalogd is stopped (SIGSTOP), and catalogd
+/// is killed once the request sits unread at its socket, so the call is surely in flight.
 @Suite("CatalogClient across a catalogd killed mid-call and restarted")
 struct ClientRestartTests {
     private static var patientRetries: CatalogClient.Configuration {
@@ -33,26 +33,49 @@ struct ClientRestartTests {
         return next
     }
 
+    /// Sends SIGSTOP and waits until every thread of `catalogd` is stopped. `kill` only queues
+    /// the signal: a thread running on the other core can still read a request before it stops.
+    private static func stop(_ catalogd: CatalogdProcess, timeout: Duration = .seconds(30)) async throws {
+        catalogd.send(SIGSTOP)
+        let tasks = URL(fileURLWithPath: "/proc/\(catalogd.processIdentifier)/task")
+        try await waitUntil(timeout: timeout, "catalogd stopped") {
+            let threads = try FileManager.default.contentsOfDirectory(at: tasks, includingPropertiesForKeys: nil)
+            return try threads.allSatisfy { thread in
+                // The state follows the parenthesised command name: "pid (name) T ...".
+                let stat = try String(contentsOf: thread.appendingPathComponent("stat"), encoding: .utf8)
+                return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).first == "T"
+            }
+        }
+    }
+
     /// Waits until a connection that the server listening on `port` accepted holds bytes it has
     /// not read (`/proc/net/tcp`'s rx_queue): with the server stopped, the call's request.
-    private static func waitForUnreadBytes(port: Int, timeout: Duration = .seconds(10)) async throws {
+    private static func waitForUnreadBytes(port: Int, timeout: Duration = .seconds(30)) async throws {
         let localPort = ":" + String(format: "%04X", port)
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
+        try await waitUntil(timeout: timeout, "unread bytes at the server on port \(port)") {
             // Read to the end: /proc reports a size of 0, and a reader that trusts it stops at a page.
             let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp"))
+            defer { try? file.close() }
             let table = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
-            try file.close()
-            let unread = table.split(separator: "\n").dropFirst().contains { line in
+            return table.split(separator: "\n").dropFirst().contains { line in
                 let fields = line.split(separator: " ")
                 guard fields.count > 4, fields[1].hasSuffix(localPort), fields[3] == "01" else { return false }
                 let queues = fields[4].split(separator: ":")
                 return queues.count == 2 && Int(queues[1], radix: 16).map { $0 > 0 } == true
             }
-            if unread { return }
+        }
+    }
+
+    /// Polls `condition` every 10 ms, and once more when `timeout` has passed (a loaded machine
+    /// may not run the loop at all for a while), recording an issue if it never held.
+    private static func waitUntil(timeout: Duration, _ what: String, _ condition: () throws -> Bool) async throws {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            if try condition() { return }
             try await Task.sleep(for: .milliseconds(10))
         }
-        Issue.record("no unread bytes reached the server on port \(port) within \(timeout)")
+        if try condition() { return }
+        Issue.record("no \(what) within \(timeout)")
     }
 
     @Test("a read in flight when catalogd dies is retried on the restarted catalogd and succeeds")
@@ -61,7 +84,7 @@ struct ClientRestartTests {
         let client = try await CatalogClient.connect(port: first.port, configuration: Self.patientRetries)
         let books = try await client.categories.create(name: "Books")
 
-        first.send(SIGSTOP)
+        try await Self.stop(first)
         async let read = client.categories.get(id: books.id)
         try await Self.waitForUnreadBytes(port: first.port)  // the request sits unanswered
         let second = try await Self.restart(first)
@@ -81,7 +104,7 @@ struct ClientRestartTests {
         // the only bytes that reach the stopped catalogd are the write's.
         _ = try await client.categories.list()
 
-        first.send(SIGSTOP)
+        try await Self.stop(first)
         async let write = client.categories.create(name: "Books")
         try await Self.waitForUnreadBytes(port: first.port)
         let second = try await Self.restart(first)

@@ -70,6 +70,9 @@ struct PulledStreamTests {
                 let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(30))
                 defer { raw.close() }
                 try raw.sendPreface()
+                // Room on the connection for every stream's 64 KiB window: with the default
+                // 64 KiB in all, the first streams could use it up before the last one starts.
+                try raw.sendWindowUpdate(streamID: 0, increment: 1 << 20)
                 for index in 0..<3 {
                     let body = MessageFramer.frame(try JSONCodec.shared.encode(EchoRequest(text: "lost\(index)", count: 10_000_000)))
                     let streamID = UInt32(1 + 2 * index)
