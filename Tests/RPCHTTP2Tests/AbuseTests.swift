@@ -392,6 +392,35 @@ struct AbuseTests {
         }
     }
 
+    /// The idle timer counts from the end of the last call: a call running when it would
+    /// fire keeps the connection, and one that ended since moves the close to a full timeout
+    /// after its end.
+    @Test("the idle timeout counts from the end of the last call", arguments: [1_000, 3_000])
+    func idleTimeoutAfterCalls(callMilliseconds: Int) async throws {
+        try await withTestServer(configure: { $0.idleTimeout = .seconds(2) }) { server in
+            let port = server.port
+            let (idleFor, frames) = try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(15))
+                defer { raw.close() }
+                try raw.sendPreface()
+                try raw.sendHeaders(streamID: 1, headers: RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get"),
+                                    endStream: false)
+                try raw.sendData(streamID: 1, grpcMessage(#"{"text":"slow","sleepMs":\#(callMilliseconds)}"#), endStream: true)
+                let end = try raw.readUntil { ($0.streamID == 1 && $0.isEndStream) || $0.type == .goAway }
+                try check(end?.type == .headers, "the call did not end first: \(raw.receivedFrames)")
+                let callEnded = ContinuousClock.now
+                let ping = try raw.readUntil { $0.type == .ping && !$0.isAck }
+                try check(ping != nil, "no PING: \(raw.receivedFrames)")
+                try raw.sendPing(ping?.pingPayload ?? 0, ack: true)
+                _ = try raw.readUntilClosed()
+                return (ContinuousClock.now - callEnded, raw.receivedFrames)
+            }
+            #expect(frames.filter { $0.type == .goAway }.map(\.goAwayErrorCode) == [HTTP2ErrorCode.noError, HTTP2ErrorCode.noError],
+                    "\(frames)")
+            #expect(idleFor >= .milliseconds(1950) && idleFor < .seconds(15), "closed \(idleFor) after the call ended")
+        }
+    }
+
     @Test("an idle connection that ignores the PING is closed when the grace period ends")
     func idleTimeoutSilentPeer() async throws {
         try await withTestServer(configure: {

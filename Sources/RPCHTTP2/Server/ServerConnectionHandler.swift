@@ -42,6 +42,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var goAwaySent = false
     private var keepalive: KeepalivePinger?
     private var idleTimer: Scheduled<Void>?
+    /// When the last stream ended, while none is open (see `armIdleTimer`).
+    private var idleSince: NIODeadline?
     private var graceTimer: Scheduled<Void>?
     private var wakeQueue: SourceWakeQueue?
     private var accessLog: AccessLog?
@@ -292,11 +294,25 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         armIdleTimer()
     }
 
+    /// Notes that the connection has no stream from now on. One timer at most is scheduled:
+    /// arming it for every call that ends and cancelling it for every call that starts cost
+    /// a scheduled task each, so the timer instead checks, when it fires, how long the
+    /// connection has really been idle, and waits out the rest.
     private func armIdleTimer() {
-        idleTimer?.cancel()
-        idleTimer = nil
-        guard let timeout = configuration.idleTimeout, refusal == nil, streams.isEmpty, let context else { return }
-        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+        guard let timeout = configuration.idleTimeout, refusal == nil, streams.isEmpty else { return }
+        let now = NIODeadline.now()
+        idleSince = now
+        if idleTimer == nil { scheduleIdleCheck(at: now + TimeAmount(timeout)) }
+    }
+
+    private func scheduleIdleCheck(at deadline: NIODeadline) {
+        guard let context else { return }
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            idleTimer = nil
+            // A call is open: the timer is armed again when the last one ends.
+            guard let idleSince, let timeout = configuration.idleTimeout else { return }
+            let end = idleSince + TimeAmount(timeout)
+            if end > .now() { return scheduleIdleCheck(at: end) }
             logger.debug("closing idle connection")
             beginGracefulShutdown()
         }
@@ -383,8 +399,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, recentPath: recentPath,
             timed: metrics.isRecording || accessLog != nil, accessLog: accessLog))
         metrics.streams.increment()
-        idleTimer?.cancel()
-        idleTimer = nil
+        idleSince = nil
     }
 
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
