@@ -133,6 +133,7 @@ struct Catalogd: AsyncParsableCommand {
             FileHandle.standardOutput.write(try CatalogContract.documentJSON())
             return
         }
+        EventLoopCount.fitToAffinity()
         let environment = ProcessInfo.processInfo.environment
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'")
