@@ -86,10 +86,11 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
 /// Rates of control frames a peer may send before its connection is closed.
 public struct AbuseLimits: Sendable, Hashable {
     /// RST_STREAM frames from the peer that cancel a request in the same read that brought it,
-    /// before the server could start it: a rapid-reset flood (CVE-2023-44487). Default 128
-    /// burst, 200/s, so a flooding connection is closed after costing little. A client that
-    /// cancels calls it sent earlier (every call it has in flight at once, their deadlines
-    /// expiring together) never counts.
+    /// before the server could start it: a rapid-reset flood (CVE-2023-44487). Default 32
+    /// burst, 200/s, so a flooding connection is closed after costing little: the read that
+    /// trips it is cut short, and an event loop holds its other connections for a quarter of
+    /// the time the former burst of 128 took. A client that cancels calls it sent earlier
+    /// (every call it has in flight at once, their deadlines expiring together) never counts.
     public var resets: RateLimit
     /// PING frames (not acknowledgements). Default 50 burst, 10/s.
     public var pings: RateLimit
@@ -100,7 +101,7 @@ public struct AbuseLimits: Sendable, Hashable {
 
     public static var defaults: AbuseLimits {
         AbuseLimits(
-            resets: RateLimit(burst: 128, perSecond: 200),
+            resets: RateLimit(burst: 32, perSecond: 200),
             pings: RateLimit(burst: 50, perSecond: 10),
             settings: RateLimit(burst: 50, perSecond: 10),
             maxContinuationFrames: 4
