@@ -122,7 +122,11 @@ public final class HTTP2Server: Service, Sendable {
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.maxMessagesPerRead, value: 16)
+            // One read per connection per turn of the event loop: a peer that keeps its socket
+            // full (a flood, oversized headers) then holds the loop for one buffer, not 16,
+            // before the loop's other connections are read; and each read's answers are
+            // flushed before the next read.
+            .childChannelOption(.maxMessagesPerRead, value: 1)
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try self.accept(channel)
