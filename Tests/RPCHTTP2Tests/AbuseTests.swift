@@ -336,6 +336,34 @@ struct AbuseTests {
         }
     }
 
+    @Test("oversized header lists over and over get GOAWAY ENHANCE_YOUR_CALM after the first few answers")
+    func oversizedHeaderListFlood() async throws {
+        try await withTestServer(configure: { $0.abuseLimits.oversizedHeaderLists = RateLimit(burst: 3, perSecond: 1) }) { server in
+            try await withBystander(on: server) {
+                let port = server.port
+                let flood = try await runBlocking {
+                    let block = RawHTTP2Connection.hpackLiteral(
+                        RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get")
+                            + [("x-big", String(repeating: "b", count: 20 * 1024))])
+                    return try flooding(port: port, count: 100) { index in
+                        let stream = UInt32(2 * index + 1)
+                        let fragments = stride(from: 0, to: block.count, by: 16_384).map {
+                            Array(block[$0..<min($0 + 16_384, block.count)])
+                        }
+                        return Frame(type: .headers, streamID: stream, payload: fragments[0]).encoded
+                            + Frame(type: .continuation, flags: FrameFlags.endHeaders, streamID: stream, payload: fragments[1]).encoded
+                            + Frame(type: .data, flags: FrameFlags.endStream, streamID: stream, payload: grpcMessage("{}")).encoded
+                    }
+                }
+                let goAway = try #require(flood.goAway, "frames: \(flood.frames)")
+                #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)")
+                // Burst 3, refilled at 1/s: a few calls answered RESOURCE_EXHAUSTED, not 100.
+                let answered = flood.frames.filter { $0.type == .headers && $0.isEndStream }.count
+                #expect(answered >= 1 && answered <= 10, "\(answered) answered: \(flood.frames)")
+            }
+        }
+    }
+
     /// 128 KiB of headers need 9 frames of 16 KiB. nghttp2 decodes HPACK as frames arrive and
     /// refuses a string longer than 64 KiB: a connection error, COMPRESSION_ERROR, that comes
     /// before the 5th CONTINUATION frame which would have tripped the guard. Either way the

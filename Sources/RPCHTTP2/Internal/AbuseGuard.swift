@@ -5,6 +5,7 @@ struct AbuseGuard {
     private var resets: TokenBucket
     private var pings: TokenBucket
     private var settings: TokenBucket
+    private var oversizedHeaderLists: TokenBucket
     private var continuations = 0
 
     init(limits: AbuseLimits, now: ContinuousClock.Instant = .now) {
@@ -12,6 +13,13 @@ struct AbuseGuard {
         resets = TokenBucket(limits.resets, now: now)
         pings = TokenBucket(limits.pings, now: now)
         settings = TokenBucket(limits.settings, now: now)
+        oversizedHeaderLists = TokenBucket(limits.oversizedHeaderLists, now: now)
+    }
+
+    /// Records a request whose header list was over the limit; returns why the connection
+    /// must be closed, or `nil`.
+    mutating func headerListOverflowed() -> String? {
+        oversizedHeaderLists.take(now: .now) ? nil : "oversized header lists"
     }
 
     /// Records a frame header; returns why the connection must be closed, or `nil`. The caller

@@ -98,13 +98,31 @@ public struct AbuseLimits: Sendable, Hashable {
     public var settings: RateLimit
     /// CONTINUATION frames after one HEADERS frame. Default 4 (nghttp2 itself allows 8).
     public var maxContinuationFrames: Int
+    /// Requests whose header list is over `HTTP2ServerConfiguration.maxHeaderListSize`. Each
+    /// is answered RESOURCE_EXHAUSTED; past this rate the connection is closed. Default 4
+    /// burst, 1/s: nghttp2 checks every byte of every header value before the server sees
+    /// the list, so a peer sending header lists near nghttp2's 64 KiB field limit over and
+    /// over costs the server far more than it costs the peer.
+    public var oversizedHeaderLists: RateLimit
+
+    public init(
+        resets: RateLimit, pings: RateLimit, settings: RateLimit, maxContinuationFrames: Int,
+        oversizedHeaderLists: RateLimit
+    ) {
+        self.resets = resets
+        self.pings = pings
+        self.settings = settings
+        self.maxContinuationFrames = maxContinuationFrames
+        self.oversizedHeaderLists = oversizedHeaderLists
+    }
 
     public static var defaults: AbuseLimits {
         AbuseLimits(
             resets: RateLimit(burst: 32, perSecond: 200),
             pings: RateLimit(burst: 50, perSecond: 10),
             settings: RateLimit(burst: 50, perSecond: 10),
-            maxContinuationFrames: 4
+            maxContinuationFrames: 4,
+            oversizedHeaderLists: RateLimit(burst: 4, perSecond: 1)
         )
     }
 }

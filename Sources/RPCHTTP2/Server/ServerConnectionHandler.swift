@@ -117,6 +117,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             fail(error)
             return
         }
+        if let reason = abuseReason {
+            // Found by a callback that cannot stop nghttp2 (see `startCall`).
+            readyInlineCalls.removeAll()
+            return closeAbusive(reason)
+        }
         answerReadyInlineCalls()
     }
 
@@ -239,11 +244,17 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// GOAWAY ENHANCE_YOUR_CALM, then close.
+    private func closeAbusive(_ reason: String) {
+        warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: logger)
+        session?.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
+        closeAfterFlush()
+    }
+
     private func fail(_ error: NGHTTP2Session.SessionError) {
         guard let session else { return }
         if let reason = abuseReason {
-            warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: logger)
-            session.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
+            return closeAbusive(reason)
         } else if error.isFlood {
             warnings.warning("closing abusive connection", metadata: ["reason": "control frame flood"], on: logger)
             session.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
@@ -385,6 +396,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         // the server could start it; a client cancelling calls it sent earlier (a Watch it no
         // longer needs, calls whose deadlines passed together) does not, so only those count.
         // nghttp2 ignores a reset of a stream already closed here.
+        if abuseReason != nil { return false }  // found since the last frame
         if type == FrameType.rstStream, streams[streamID]?.openedInRead != readCount { return true }
         if let reason = abuseGuard.frameBegan(type: type, flags: flags) {
             abuseReason = reason
@@ -475,6 +487,11 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         guard let session, let context, let wakeQueue else { return }
         defer { stream.headers = RequestHeaders(limit: 0) }
         if let path = stream.headers.path { recentPath = path }
+        if stream.headers.overflowed, let reason = abuseGuard.headerListOverflowed() {
+            // The connection closes once nghttp2 begins the next frame or the read ends.
+            abuseReason = reason
+            return
+        }
         if let refusal {
             refusalAnswered = true
             answer(stream, RequestValidation.refuse(stream.headers, with: refusal.trailers), session: session)
