@@ -347,11 +347,7 @@ struct AbuseTests {
                             + [("x-big", String(repeating: "b", count: 20 * 1024))])
                     return try flooding(port: port, count: 100) { index in
                         let stream = UInt32(2 * index + 1)
-                        let fragments = stride(from: 0, to: block.count, by: 16_384).map {
-                            Array(block[$0..<min($0 + 16_384, block.count)])
-                        }
-                        return Frame(type: .headers, streamID: stream, payload: fragments[0]).encoded
-                            + Frame(type: .continuation, flags: FrameFlags.endHeaders, streamID: stream, payload: fragments[1]).encoded
+                        return headerBlockFrames(block, on: stream)
                             + Frame(type: .data, flags: FrameFlags.endStream, streamID: stream, payload: grpcMessage("{}")).encoded
                     }
                 }
@@ -537,13 +533,15 @@ private func flooding(port: Int, count: Int, _ frame: (Int) -> [UInt8]) throws -
 /// Sends a header block as HEADERS plus as many CONTINUATION frames as the default 16 KiB
 /// frame size needs.
 private func sendHeaderBlock(_ block: [UInt8], on stream: UInt32, over raw: RawHTTP2Connection) throws {
+    try raw.sendRaw(headerBlockFrames(block, on: stream))
+}
+
+/// A header block as HEADERS plus as many CONTINUATION frames as the default 16 KiB frame size
+/// needs, END_HEADERS on the last, encoded.
+private func headerBlockFrames(_ block: [UInt8], on stream: UInt32) -> [UInt8] {
     let fragments = stride(from: 0, to: block.count, by: 16_384).map { Array(block[$0..<min($0 + 16_384, block.count)]) }
-    for (index, fragment) in fragments.enumerated() {
-        let last = index == fragments.count - 1
-        if index == 0 {
-            try raw.sendHeaders(streamID: stream, headerBlockFragment: fragment, endStream: false, endHeaders: last)
-        } else {
-            try raw.sendContinuation(streamID: stream, headerBlockFragment: fragment, endHeaders: last)
-        }
+    return fragments.enumerated().flatMap { index, fragment in
+        let flags = index == fragments.count - 1 ? FrameFlags.endHeaders : 0
+        return Frame(type: index == 0 ? .headers : .continuation, flags: flags, streamID: stream, payload: fragment).encoded
     }
 }

@@ -105,17 +105,6 @@ public struct AbuseLimits: Sendable, Hashable {
     /// over costs the server far more than it costs the peer.
     public var oversizedHeaderLists: RateLimit
 
-    public init(
-        resets: RateLimit, pings: RateLimit, settings: RateLimit, maxContinuationFrames: Int,
-        oversizedHeaderLists: RateLimit
-    ) {
-        self.resets = resets
-        self.pings = pings
-        self.settings = settings
-        self.maxContinuationFrames = maxContinuationFrames
-        self.oversizedHeaderLists = oversizedHeaderLists
-    }
-
     public static var defaults: AbuseLimits {
         AbuseLimits(
             resets: RateLimit(burst: 32, perSecond: 200),

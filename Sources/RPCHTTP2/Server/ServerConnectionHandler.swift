@@ -253,15 +253,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     private func fail(_ error: NGHTTP2Session.SessionError) {
         guard let session else { return }
-        if let reason = abuseReason {
+        if let reason = abuseReason ?? (error.isFlood ? "control frame flood" : nil) {
             return closeAbusive(reason)
-        } else if error.isFlood {
-            warnings.warning("closing abusive connection", metadata: ["reason": "control frame flood"], on: logger)
-            session.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
-        } else {
-            logger.info("closing connection after a protocol error", metadata: ["error": "\(error)"])
-            session.terminate(errorCode: HTTP2ErrorCode.protocolError)
         }
+        logger.info("closing connection after a protocol error", metadata: ["error": "\(error)"])
+        session.terminate(errorCode: HTTP2ErrorCode.protocolError)
         closeAfterFlush()
     }
 
