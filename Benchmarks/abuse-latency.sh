@@ -19,6 +19,7 @@
 # phases too, so that the attackers' own CPU use does not count against catalogd; everything
 # catalogd does about the attack still does. ISOLATE=0 lets every thread run anywhere, as
 # before session 6 (on 2 cores the attackers then take more than a core from the rest).
+# CATALOGD=path runs that catalogd binary instead of the one built here (to compare two builds).
 # Environment (defaults): PORT=50051 PHASE_S=4 ROUNDS=3 ATTACKERS=2 LANES=2 INTERVAL_MS=2 ISOLATE=1
 #   ATTACKS=rapid-reset,ping-flood,settings-flood,continuation-flood,oversized-headers,slow-reader,connection-churn
 set -euo pipefail
@@ -29,6 +30,7 @@ cd "$root/Benchmarks/AbuseLatency"
 swift build -c release --product catalogd >&2
 swift build -c release --product abuse-latency >&2
 bin=$(swift build -c release --show-bin-path)
+catalogd=${CATALOGD:-$bin/catalogd}
 
 source "$root/Benchmarks/lib/processes.sh"
 keep=() isolation=()
@@ -37,7 +39,7 @@ if [ "$ISOLATE" = 1 ]; then
   [ "$last" -ge 1 ] || { echo "ISOLATE=1 needs two cores" >&2; exit 2; }
   keep=(taskset -c "0-$(( last - 1 ))") isolation=(--attacker-cpu "$last")
 fi
-"${keep[@]}" "$bin/catalogd" --address "127.0.0.1:$PORT" --database "$tmpdir/bench.sqlite" --seed-benchmark 1000,10000,1000 \
+"${keep[@]}" "$catalogd" --address "127.0.0.1:$PORT" --database "$tmpdir/bench.sqlite" --seed-benchmark 1000,10000,1000 \
   > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 wait_port "$PORT" catalogd "$tmpdir/catalogd.log"
 
