@@ -29,9 +29,8 @@ struct LifetimeTests {
     func closedServerConnectionIsFreed() throws {
         weak var released: ServerConnectionHandler?
         do {
-            let (_, calls) = AsyncStream<ServerCall>.makeStream()
             let handler = ServerConnectionHandler(
-                configuration: .defaults, router: Router(), calls: calls, logger: Logger(label: "test.lifetime"),
+                configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: Logger(label: "test.lifetime"),
                 metrics: ServerMetrics(router: Router()))
             released = handler
             let channel = EmbeddedChannel()

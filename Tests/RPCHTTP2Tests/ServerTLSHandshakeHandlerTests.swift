@@ -60,10 +60,9 @@ struct ServerTLSHandshakeHandlerTests {
 
     /// An active channel whose only handler is the guard.
     private static func guardedChannel(timeout: Duration = .seconds(10)) throws -> EmbeddedChannel {
-        let (_, calls) = AsyncStream<ServerCall>.makeStream()
         let logger = quietLogger()
         let connectionHandler = ServerConnectionHandler(
-            configuration: .defaults, router: Router(), calls: calls, logger: logger, metrics: ServerMetrics(router: Router()))
+            configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: logger, metrics: ServerMetrics(router: Router()))
         let channel = EmbeddedChannel()
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 50051)).wait()
         try channel.pipeline.syncOperations.addHandler(

@@ -10,9 +10,8 @@ import Testing
 struct ShutdownBeforeActiveTests {
     @Test("a connection told to drain before it became active sends GOAWAY as soon as it is")
     func drainsOnceActive() throws {
-        let (_, calls) = AsyncStream<ServerCall>.makeStream()
         let handler = ServerConnectionHandler(
-            configuration: .defaults, router: Router(), calls: calls, logger: Logger(label: "test.shutdown"),
+            configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: Logger(label: "test.shutdown"),
             metrics: ServerMetrics(router: Router()))
         let channel = EmbeddedChannel()
         defer { _ = try? channel.finish() }

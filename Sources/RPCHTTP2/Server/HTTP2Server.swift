@@ -29,12 +29,15 @@ public final class HTTP2Server: Service, Sendable {
     /// Warnings that peers can provoke at will, rate-limited across all connections.
     private let warnings = WarningThrottle()
     private let state: Mutex<State>
+    private let tasks = ConnectionTasks()
 
     private struct State {
         var listener: (any Channel)?
         /// Every open connection, refused ones included.
         var connections: [ObjectIdentifier: any Channel] = [:]
         var admission: ConnectionAdmission
+        /// Set once the listener closed: `tasks` finishes when the last connection closes too.
+        var listenerClosed = false
     }
 
     /// Refused connections answered at once (`HTTP2ServerConfiguration.refusedConnectionTimeout`).
@@ -67,7 +70,7 @@ public final class HTTP2Server: Service, Sendable {
 
     /// Listens and serves until graceful shutdown or cancellation.
     public func run() async throws {
-        let listener: NIOAsyncChannel<ServerConnection, Never>
+        let listener: any Channel
         do {
             listener = try await bind()
         } catch {
@@ -75,19 +78,21 @@ public final class HTTP2Server: Service, Sendable {
             throw error
         }
         let stop = state.withLock { state -> Bool in
-            state.listener = listener.channel
+            state.listener = listener
             return state.admission.shuttingDown
         }
-        address.succeed(listener.channel.localAddress!)
-        if stop { listener.channel.close(promise: nil) }
+        address.succeed(listener.localAddress!)
+        listener.closeFuture.whenComplete { _ in
+            self.finishTasksIfDone { $0.listenerClosed = true }
+        }
+        if stop { listener.close(promise: nil) }
 
-        try await withGracefulShutdownHandler {
-            try await withTaskCancellationHandler {
-                try await listener.executeThenClose { connections in
-                    try await withThrowingDiscardingTaskGroup { group in
-                        for try await connection in connections {
-                            group.addTask(executorPreference: connection.executor) { await connection.run() }
-                        }
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                // Ends once the listener and every connection closed.
+                await withDiscardingTaskGroup { group in
+                    for await connection in tasks.connections {
+                        group.addTask(executorPreference: connection.executor) { await connection.run() }
                     }
                 }
             } onCancel: {
@@ -117,7 +122,16 @@ public final class HTTP2Server: Service, Sendable {
         for channel in connections { channel.close(promise: nil) }
     }
 
-    private func bind() async throws -> NIOAsyncChannel<ServerConnection, Never> {
+    /// Applies `change`, then stops running connections if the listener and every connection closed.
+    private func finishTasksIfDone(_ change: (inout State) -> Void) {
+        let done = state.withLock { state in
+            change(&state)
+            return state.listenerClosed && state.connections.isEmpty
+        }
+        if done { tasks.finish() }
+    }
+
+    private func bind() async throws -> any Channel {
         try await ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -127,18 +141,18 @@ public final class HTTP2Server: Service, Sendable {
             // before the loop's other connections are read; and each read's answers are
             // flushed before the next read.
             .childChannelOption(.maxMessagesPerRead, value: 1)
-            .bind(host: configuration.host, port: configuration.port) { channel in
+            .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try self.accept(channel)
                 }
             }
+            .bind(host: configuration.host, port: configuration.port)
+            .get()
     }
 
     /// Sets up a new connection: served, refused past a connection limit (answered, then
     /// closed), or closed at once during shutdown.
-    private func accept(_ channel: any Channel) throws -> ServerConnection {
-        let (calls, continuation) = AsyncStream<ServerCall>.makeStream()
-        let connection = ServerConnection(calls: calls, executor: EventLoopTaskExecutor(channel.eventLoop))
+    private func accept(_ channel: any Channel) throws {
         let id = ObjectIdentifier(channel)
         let peer = channel.remoteAddress?.ipAddress ?? "unknown"
         let decision = state.withLock { state in
@@ -154,28 +168,24 @@ public final class HTTP2Server: Service, Sendable {
             warnings.warning("refusing connection", metadata: ["peer": "\(peer)", "reason": "\(reason.message)"], on: logger)
             metrics.refused(reason)
             refusal = reason
-            continuation.finish()
         case .dropped:
             warnings.warning(
                 "closing a new connection at once (shutting down, or too many refused connections)",
                 metadata: ["peer": "\(peer)"], on: logger)
-            continuation.finish()
             channel.close(promise: nil)
-            return connection
+            return
         }
         channel.closeFuture.whenComplete { _ in
-            self.state.withLock { state in
+            if decision == .admitted { self.metrics.connections.decrement() }
+            self.finishTasksIfDone { state in
                 state.connections.removeValue(forKey: id)
                 state.admission.closed(decision, peer: peer)
             }
-            if decision == .admitted { self.metrics.connections.decrement() }
-            // Also when the connection closed before HTTP/2 started (a failed TLS handshake).
-            continuation.finish()
         }
         let handler = ServerConnectionHandler(
             configuration: configuration,
             router: router,
-            calls: continuation,
+            tasks: tasks,
             logger: logger,
             metrics: metrics,
             refusal: refusal,
@@ -187,23 +197,6 @@ public final class HTTP2Server: Service, Sendable {
                 ServerTLSHandshakeHandler(connectionHandler: handler, timeout: configuration.tlsHandshakeTimeout, logger: logger))
         } else {
             try channel.pipeline.syncOperations.addHandler(handler)
-        }
-        return connection
-    }
-}
-
-/// The calls of one connection, run as child tasks on the connection's event loop until it closes.
-struct ServerConnection: Sendable {
-    let calls: AsyncStream<ServerCall>
-    let executor: EventLoopTaskExecutor
-
-    func run() async {
-        await withDiscardingTaskGroup { group in
-            // A call reset, timed out or cut off before its turn is already answered or gone:
-            // it gets no task, so a rapid-reset flood costs no handler.
-            for await call in calls where !call.abort.hasFired {
-                group.addTask { await call.route.run(call) }
-            }
         }
     }
 }

@@ -3,8 +3,9 @@ import Logging
 import NIOCore
 import RPCCore
 
-/// Serves one HTTP/2 connection: owns its nghttp2 session, turns request streams into
-/// `ServerCall`s for the connection's task, and writes what the calls answer.
+/// Serves one HTTP/2 connection: owns its nghttp2 session, answers inline calls, turns other
+/// request streams into `ServerCall`s for the connection's task (started with the first of
+/// them, see `ConnectionTasks`), and writes what the calls answer.
 ///
 /// A connection refused by a connection limit (`refusal`) runs no call: it answers its
 /// streams with the refusal and closes (`HTTP2ServerConfiguration.refusedConnectionTimeout`).
@@ -17,7 +18,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     private let configuration: HTTP2ServerConfiguration
     private let router: Router
-    private let calls: AsyncStream<ServerCall>.Continuation
+    private let tasks: ConnectionTasks
+    /// The calls for the connection's task, once it started.
+    private var calls: AsyncStream<ServerCall>.Continuation?
     private var logger: Logger
     private let metrics: ServerMetrics
     private let refusal: ConnectionRefusal?
@@ -53,12 +56,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var readyInlineCalls: [ServerStreamState] = []
 
     init(
-        configuration: HTTP2ServerConfiguration, router: Router, calls: AsyncStream<ServerCall>.Continuation, logger: Logger,
+        configuration: HTTP2ServerConfiguration, router: Router, tasks: ConnectionTasks, logger: Logger,
         metrics: ServerMetrics, refusal: ConnectionRefusal? = nil, warnings: WarningThrottle = WarningThrottle()
     ) {
         self.configuration = configuration
         self.router = router
-        self.calls = calls
+        self.tasks = tasks
         self.logger = logger
         self.metrics = metrics
         self.refusal = refusal
@@ -269,7 +272,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         idleTimer?.cancel()
         graceTimer?.cancel()
         refusalTimer?.cancel()
-        calls.finish()
+        calls?.finish()
         closing = true
         releaseCallbacks()
     }
@@ -516,9 +519,11 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             stream.start(
                 accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
                 metrics: metrics.method(for: accepted.route))
-            if case .terminated = calls.yield(call) {
+            if calls == nil { calls = tasks.start(on: context.eventLoop) }
+            guard case .enqueued = calls?.yield(call) else {
                 stream.close()
                 session.submitReset(streamID: stream.id, errorCode: HTTP2ErrorCode.refusedStream)
+                return
             }
         }
     }
