@@ -135,6 +135,9 @@ public final class HTTP2Server: Service, Sendable {
         try await ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // One accept per turn of the listener's event loop: a flood of new connections then
+            // waits in the kernel's backlog, not in front of the calls of open connections.
+            .serverChannelOption(.maxMessagesPerRead, value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             // One read per connection per turn of the event loop: a peer that keeps its socket
             // full (a flood, oversized headers) then holds the loop for one buffer, not 16,
