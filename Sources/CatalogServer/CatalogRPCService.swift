@@ -13,6 +13,8 @@ import RPCCore
 /// - UpdateItem: `categoryId: null` unassigns, an absent `categoryId` leaves it.
 public struct CatalogRPCService: RPCService {
     private let store: any CatalogStore
+    /// GetItem's answers, encoded once per version of each item.
+    private let encodedItems = EncodedMessageCache<Int64, Item>(capacity: 4096)
 
     public init(store: any CatalogStore) {
         self.store = store
@@ -20,7 +22,9 @@ public struct CatalogRPCService: RPCService {
 
     public func register(into router: inout Router) {
         router.register(CatalogService.listItems) { [self] request, _ in try await listItems(request) }
-        router.registerInline(CatalogService.getItem) { [self] request, _ in try getItem(request) }
+        router.registerInline(CatalogService.getItem, encoded: { [self] request, context in
+            try encodedItems.encoded(try getItem(request), for: request.id, codec: context.contentType.codec)
+        })
         router.register(CatalogService.createItem) { [self] request, _ in try await createItem(request) }
         router.register(CatalogService.updateItem) { [self] request, _ in try await updateItem(request) }
         router.register(CatalogService.deleteItem) { [self] request, _ in try await deleteItem(request) }

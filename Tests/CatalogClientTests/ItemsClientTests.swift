@@ -25,6 +25,7 @@ struct ItemsClientTests {
             #expect(updated.summary == nil)
             #expect(updated.categoryId == nil)
             #expect(updated.level == "Débutant", "absent fields are kept")
+            #expect(try await client.catalog.getItem(id: created.id) == updated, "GetItem answers the new version")
 
             try await client.catalog.deleteItem(id: created.id)
             let error = try await #require(throws: RPCError.self) { try await client.catalog.getItem(id: created.id) }

@@ -58,6 +58,23 @@ public struct Router: Sendable {
     }
 
     /// Registers a unary handler that runs inline, like `registerInline(_:handler:)`, and
+    /// answers with a message it already encoded with the call's codec
+    /// (`context.contentType.codec`), typically kept in an `EncodedMessageCache`.
+    public mutating func registerInline<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        encoded handler: @escaping @Sendable (Request, ServerContext) throws -> EncodedMessage<Response>
+    ) {
+        add(method.descriptor, .inline { requestBytes, context in
+            let codec = context.contentType.codec
+            let response = try handler(try codec.decode(Request.self, from: requestBytes), context)
+            guard response.isEncoded(by: codec) else {
+                throw RPCError(.internalError, "\(method.descriptor.path) answered in another codec's encoding")
+            }
+            return response.bytes
+        })
+    }
+
+    /// Registers a unary handler that runs inline, like `registerInline(_:handler:)`, and
     /// answers through `responder`: at once when it can, or later, from any thread, when its
     /// work has to wait (a write queued behind others, for instance). The handler must not
     /// block; it answers exactly once (later answers are ignored), or throws, which answers

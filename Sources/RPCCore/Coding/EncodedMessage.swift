@@ -1,0 +1,20 @@
+/// A message already encoded by a codec, typed by the message it encodes: a handler that
+/// answers the same message call after call keeps it (see `EncodedMessageCache`) and returns
+/// it through `Router.registerInline(_:encoded:)`, so the message is not encoded every time.
+public struct EncodedMessage<Message: Encodable>: Sendable {
+    /// The message's bytes.
+    public let bytes: [UInt8]
+    /// The type of the codec that encoded them.
+    let codecType: ObjectIdentifier
+
+    /// Encodes `message` with `codec`.
+    public init(_ message: Message, codec: any MessageCodec) throws(RPCError) {
+        bytes = try codec.encode(message)
+        codecType = ObjectIdentifier(type(of: codec))
+    }
+
+    /// Whether `codec` would have encoded these bytes (a codec of the same type did).
+    func isEncoded(by codec: any MessageCodec) -> Bool {
+        codecType == ObjectIdentifier(type(of: codec))
+    }
+}

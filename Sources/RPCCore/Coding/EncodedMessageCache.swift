@@ -1,0 +1,36 @@
+import Synchronization
+
+/// Encoded messages kept by key, each used for as long as the message it encodes is the one
+/// a handler answers: a lookup compares the message with the one kept (equal messages share
+/// their storage when they come from the same cache, so comparing them is cheap), and
+/// encodes it afresh when it changed. A stale entry is therefore never sent.
+///
+/// ```swift
+/// let responses = EncodedMessageCache<Int64, Item>(capacity: 4096)
+/// router.registerInline(Catalog.getItem, encoded: { request, context in
+///     try responses.encoded(store.item(id: request.id), for: request.id, codec: context.contentType.codec)
+/// })
+/// ```
+public final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encodable & Equatable & Sendable>: Sendable {
+    private let entries = Mutex<[Key: (message: Message, encoded: EncodedMessage<Message>)]>([:])
+    private let capacity: Int
+
+    /// A cache of at most `capacity` messages; once full, it starts over empty.
+    public init(capacity: Int) {
+        precondition(capacity > 0, "an EncodedMessageCache needs room for one message")
+        self.capacity = capacity
+    }
+
+    /// `message` encoded by `codec`: the bytes kept for `key` if they encode an equal message
+    /// with that kind of codec, or else newly encoded bytes, which are kept.
+    public func encoded(_ message: Message, for key: Key, codec: any MessageCodec) throws(RPCError) -> EncodedMessage<Message> {
+        let kept = entries.withLock { $0[key] }
+        if let kept, kept.message == message, kept.encoded.isEncoded(by: codec) { return kept.encoded }
+        let encoded = try EncodedMessage(message, codec: codec)
+        entries.withLock { entries in
+            if entries.count >= capacity && entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[key] = (message, encoded)
+        }
+        return encoded
+    }
+}
