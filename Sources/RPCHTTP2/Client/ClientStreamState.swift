@@ -32,7 +32,12 @@ final class ClientStreamState {
         _ message: [UInt8], framed: Bool, endOfStream: Bool, session: NGHTTP2Session,
         writer: CheckedContinuation<Void, any Error>, highWatermark: Int
     ) {
-        outbound.append(framed ? message : MessageFramer.frame(message, compression: compression))
+        if framed {
+            outbound.append(message)
+        } else {
+            let compressed = compression == .gzip
+            outbound.appendMessage(compressed ? Gzip.compress(message) : message, compressed: compressed)
+        }
         if endOfStream { requestEnded = true }
         outbound.wake(streamID: id, session: session)
         outbound.admit(writer, highWatermark: highWatermark)

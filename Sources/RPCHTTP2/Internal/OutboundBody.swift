@@ -1,9 +1,25 @@
 import DequeModule
+import RPCCore
 
 /// A stream's body on its way out: framed messages waiting for nghttp2 to pull them into
 /// DATA frames, and the writer held back while too many bytes wait. Used on the event loop.
 struct OutboundBody {
-    private var chunks = Deque<[UInt8]>()
+    /// Bytes to send, after a message prefix kept inline (so that framing a message copies
+    /// nothing: its payload is sent from the array it was encoded into).
+    private struct Chunk {
+        /// The prefix's bytes, the first one in the highest of the low `prefixLength` bytes.
+        var prefix: UInt64 = 0
+        var prefixLength = 0
+        var payload: [UInt8]
+
+        var count: Int { prefixLength + payload.count }
+
+        func prefixByte(_ index: Int) -> UInt8 {
+            UInt8(truncatingIfNeeded: prefix >> (8 * (prefixLength - 1 - index)))
+        }
+    }
+
+    private var chunks = Deque<Chunk>()
     private var offset = 0
     private var byteCount = 0
     /// nghttp2 found nothing to send and waits for `resumeData`.
@@ -14,10 +30,19 @@ struct OutboundBody {
     /// Bytes waiting to be sent.
     var count: Int { byteCount }
 
+    /// Queues bytes as they are (already framed).
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        chunks.append(bytes)
+        chunks.append(Chunk(payload: bytes))
         byteCount += bytes.count
+    }
+
+    /// Queues one message: its gRPC prefix, then `payload` (compressed or not, as `compressed` says).
+    mutating func appendMessage(_ payload: [UInt8], compressed: Bool) {
+        let prefix = UInt64(compressed ? 1 : 0) << 32 | UInt64(UInt32(payload.count))
+        let chunk = Chunk(prefix: prefix, prefixLength: MessageFramer.prefixLength, payload: payload)
+        chunks.append(chunk)
+        byteCount += chunk.count
     }
 
     /// Tells nghttp2 to read again if it was told there was nothing to send.
@@ -42,13 +67,21 @@ struct OutboundBody {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer, lowWatermark: Int) -> Int {
         var written = 0
         while written < buffer.count, let chunk = chunks.first {
-            let count = min(buffer.count - written, chunk.count - offset)
-            chunk.withUnsafeBytes { source in
-                let from = UnsafeRawBufferPointer(rebasing: source[offset..<offset + count])
-                UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + count]).copyMemory(from: from)
+            while offset < chunk.prefixLength, written < buffer.count {
+                buffer[written] = chunk.prefixByte(offset)
+                written += 1
+                offset += 1
             }
-            written += count
-            offset += count
+            let start = offset - chunk.prefixLength
+            let count = min(buffer.count - written, chunk.payload.count - start)
+            if count > 0 {
+                chunk.payload.withUnsafeBytes { source in
+                    let from = UnsafeRawBufferPointer(rebasing: source[start..<start + count])
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + count]).copyMemory(from: from)
+                }
+                written += count
+                offset += count
+            }
             if offset == chunk.count {
                 chunks.removeFirst()
                 offset = 0

@@ -218,10 +218,11 @@ final class ServerStreamState {
 
     /// Frames one response message into the outbound buffer.
     private func appendResponse(_ message: [UInt8]) {
-        let framed = MessageFramer.frame(message, compression: responseCompression)
+        let compressed = responseCompression == .gzip
+        let payload = compressed ? Gzip.compress(message) : message
         accessEntry?.responseMessages += 1
-        accessEntry?.responseBytes += framed.count
-        outbound.append(framed)
+        accessEntry?.responseBytes += MessageFramer.prefixLength + payload.count
+        outbound.appendMessage(payload, compressed: compressed)
     }
 
     /// Records the call's end, once, before it reaches the peer: its method's metrics (when
