@@ -5,15 +5,17 @@ public struct EncodedMessage<Message: Encodable>: Sendable {
     /// The message's bytes.
     public let bytes: [UInt8]
     /// The type of the codec that encoded them.
-    let codecType: ObjectIdentifier
+    @usableFromInline let codecType: ObjectIdentifier
 
     /// Encodes `message` with `codec`.
+    @inlinable
     public init(_ message: Message, codec: any MessageCodec) throws(RPCError) {
         bytes = try codec.encode(message)
         codecType = ObjectIdentifier(type(of: codec))
     }
 
     /// Whether `codec` would have encoded these bytes (a codec of the same type did).
+    @inlinable
     func isEncoded(by codec: any MessageCodec) -> Bool {
         codecType == ObjectIdentifier(type(of: codec))
     }

@@ -12,8 +12,19 @@ import Synchronization
 /// })
 /// ```
 public final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encodable & Equatable & Sendable>: Sendable {
-    private let entries = Mutex<[Key: (message: Message, encoded: EncodedMessage<Message>)]>([:])
-    private let capacity: Int
+    @usableFromInline let entries = Mutex<[Key: Entry]>([:])
+    @usableFromInline let capacity: Int
+
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline let message: Message
+        @usableFromInline let encoded: EncodedMessage<Message>
+
+        @inlinable init(message: Message, encoded: EncodedMessage<Message>) {
+            self.message = message
+            self.encoded = encoded
+        }
+    }
 
     /// A cache of at most `capacity` messages; once full, it starts over empty.
     public init(capacity: Int) {
@@ -23,13 +34,20 @@ public final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encoda
 
     /// `message` encoded by `codec`: the bytes kept for `key` if they encode an equal message
     /// with that kind of codec, or else newly encoded bytes, which are kept.
+    ///
+    /// (Inlinable so that it is specialized for its key and message where it is used: through
+    /// generic witnesses, the lookup cost about as much as encoding a small message.)
+    @inlinable
     public func encoded(_ message: Message, for key: Key, codec: any MessageCodec) throws(RPCError) -> EncodedMessage<Message> {
-        let kept = entries.withLock { $0[key] }
-        if let kept, kept.message == message, kept.encoded.isEncoded(by: codec) { return kept.encoded }
+        let kept = entries.withLock { entries -> EncodedMessage<Message>? in
+            guard let entry = entries[key], entry.message == message, entry.encoded.isEncoded(by: codec) else { return nil }
+            return entry.encoded
+        }
+        if let kept { return kept }
         let encoded = try EncodedMessage(message, codec: codec)
         entries.withLock { entries in
             if entries.count >= capacity && entries[key] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[key] = (message, encoded)
+            entries[key] = Entry(message: message, encoded: encoded)
         }
         return encoded
     }
