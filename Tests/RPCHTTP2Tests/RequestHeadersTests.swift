@@ -5,8 +5,10 @@ import Testing
 
 @Suite("RequestHeaders: a header block kept as validation reads it")
 struct RequestHeadersTests {
-    private func headers(_ fields: [(String, String)], limit: Int = 16 * 1024, recentPath: String? = nil) -> RequestHeaders {
-        var headers = RequestHeaders(limit: limit, recentPath: recentPath)
+    private func headers(
+        _ fields: [(String, String)], limit: Int = 16 * 1024, recent: RequestHeaders.Recent = RequestHeaders.Recent()
+    ) -> RequestHeaders {
+        var headers = RequestHeaders(limit: limit, recent: recent)
         for (name, value) in fields {
             Array(name.utf8).withUnsafeBytes { name in
                 Array(value.utf8).withUnsafeBytes { value in headers.append(name: name, value: value) }
@@ -40,11 +42,32 @@ struct RequestHeadersTests {
     @Test("a path equal to the previous request's, or another one, reads the same; an unusual content type is kept as sent")
     func reusedStrings() {
         let path = "/grpc.health.v1.Health/Check"
-        #expect(headers([(":path", path)], recentPath: path).path == path)
-        #expect(headers([(":path", "/a/B")], recentPath: path).path == "/a/B")
-        #expect(headers([(":path", path)], recentPath: "/grpc.health.v1.Health/Chec").path == path)
+        #expect(headers([(":path", path)], recent: .init(path: path)).path == path)
+        #expect(headers([(":path", "/a/B")], recent: .init(path: path)).path == "/a/B")
+        #expect(headers([(":path", path)], recent: .init(path: "/grpc.health.v1.Health/Chec")).path == path)
         #expect(headers([("content-type", "application/grpc")]).contentType == "application/grpc")
         #expect(headers([("content-type", "application/grpc; charset=utf-8")]).contentType == "application/grpc; charset=utf-8")
+    }
+
+    @Test("metadata repeated from the previous request, in the same order or not, changed or not, reads as sent")
+    func reusedMetadata() {
+        let first = [(":path", "/a/B"), ("user-agent", "grpc-swift/2"), ("authorization", "Bearer abc"), ("x-trace-bin", "AQID")]
+        let previous = headers(first)
+        let cases: [[(String, String)]] = [
+            first,
+            [("user-agent", "grpc-swift/2"), ("authorization", "Bearer abd")],
+            [("authorization", "Bearer abc"), ("user-agent", "grpc-swift/2")],
+            [("user-agent", "grpc-swift/2"), ("authorization", "Bearer abc"), ("x-trace-bin", "BAUG"), ("x-extra", "1")],
+            [("user-agent", "grpc-swift/22")],
+            [("user-agent", "grpc-swift/")],
+            [],
+        ]
+        for fields in cases {
+            let parsed = headers(fields, recent: previous.reusable)
+            #expect(parsed.metadata == Metadata(headerFields: fields.map { (name: $0.0, value: $0.1) }), "\(fields)")
+        }
+        #expect(previous.reusable.path == "/a/B")
+        #expect(previous.reusable.metadata == previous.metadata.entries)
     }
 
     @Test("past the size limit (name + value + 32 a field) everything is dropped and the overflow is remembered")

@@ -35,7 +35,8 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         public var value: Value
     }
 
-    private var entries: [Entry] = []
+    /// Every key and value, in order.
+    public private(set) var entries: [Entry] = []
 
     public init() {}
 
@@ -49,6 +50,11 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     public mutating func add(_ key: String, _ value: String) {
         let key = Self.lowercased(key)
         entries.append(Entry(key: key, value: Self.isBinary(key) ? .binary(Array(value.utf8)) : .string(value)))
+    }
+
+    /// Appends an entry of other metadata as it is (its key is lower case already).
+    public mutating func append(_ entry: Entry) {
+        entries.append(entry)
     }
 
     /// Appends a value.

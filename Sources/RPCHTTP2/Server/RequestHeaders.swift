@@ -4,7 +4,7 @@ import RPCCore
 /// A request's header block as nghttp2 hands it over, field by field, kept as `RequestValidation`
 /// reads it: the fields of the protocol, recognized by their bytes, and the caller's metadata.
 /// No string is made of a field nobody reads, and the values every client sends (its content
-/// type, the path of its previous call) reuse strings already made.
+/// type, the path and the metadata of its previous call) reuse strings already made.
 ///
 /// Sizes are counted as RFC 9113 says, to enforce SETTINGS_MAX_HEADER_LIST_SIZE (nghttp2 does
 /// not): past the limit everything is dropped and `overflowed` remembers it.
@@ -20,13 +20,22 @@ struct RequestHeaders {
     private(set) var timeout: String?
     /// Every field that is not reserved to the protocol (`Metadata.addReceived`).
     private(set) var metadata = Metadata()
-    /// The path of the connection's previous request, whose string a repeated path reuses.
-    private let recentPath: String?
+    /// The connection's previous request, whose strings repeated fields reuse.
+    private let recent: Recent
 
-    init(limit: Int, recentPath: String? = nil) {
-        self.limit = limit
-        self.recentPath = recentPath
+    /// What a connection keeps of its previous request.
+    struct Recent {
+        var path: String?
+        var metadata: [Metadata.Entry] = []
     }
+
+    init(limit: Int, recent: Recent = Recent()) {
+        self.limit = limit
+        self.recent = recent
+    }
+
+    /// What the next request on the connection may reuse of this one.
+    var reusable: Recent { Recent(path: path, metadata: metadata.entries) }
 
     mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         size += name.count + value.count + 32
@@ -37,7 +46,7 @@ struct RequestHeaders {
             return
         }
         if Self.equal(name, ":path") {
-            if path == nil { path = Self.reuse(recentPath, for: value) ?? Self.string(value) }
+            if path == nil { path = Self.reuse(recent.path, for: value) ?? Self.string(value) }
         } else if Self.equal(name, ":method") {
             if method == nil { method = Self.string(value) }
         } else if Self.equal(name, "content-type") {
@@ -52,8 +61,21 @@ struct RequestHeaders {
         } else if Self.equal(name, "grpc-accept-encoding") {
             if acceptEncoding == nil { acceptEncoding = Self.string(value) }
         } else if name.first != UInt8(ascii: ":") {
-            metadata.addReceived(Self.string(name), Self.string(value))
+            addMetadata(name: name, value: value)
         }
+    }
+
+    /// Adds a metadata field: the previous request's entry at the same place when it is the
+    /// same text field (clients repeat theirs, in the same order), or else a new one.
+    private mutating func addMetadata(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        let index = metadata.count
+        if index < recent.metadata.count {
+            let entry = recent.metadata[index]
+            if case .string(let text) = entry.value, Self.reuse(entry.key, for: name) != nil, Self.reuse(text, for: value) != nil {
+                return metadata.append(entry)
+            }
+        }
+        metadata.addReceived(Self.string(name), Self.string(value))
     }
 
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {

@@ -50,8 +50,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var graceTimer: Scheduled<Void>?
     private var wakeQueue: SourceWakeQueue?
     private var accessLog: AccessLog?
-    /// The path of the last request that started (see `RequestHeaders`).
-    private var recentPath: String?
+    /// What the last request that started left for the next one to reuse (see `RequestHeaders`).
+    private var recentRequest = RequestHeaders.Recent()
     /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
     private var readyInlineCalls: [ServerStreamState] = []
 
@@ -407,7 +407,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
         streams.insert(ServerStreamState(
-            id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, recentPath: recentPath,
+            id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, recent: recentRequest,
             timed: metrics.isRecording || accessLog != nil, accessLog: accessLog))
         metrics.streams.increment()
         idleSince = nil
@@ -485,7 +485,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     private func startCall(on stream: ServerStreamState) {
         guard let session, let context, let wakeQueue else { return }
         defer { stream.headers = RequestHeaders(limit: 0) }
-        if let path = stream.headers.path { recentPath = path }
+        if stream.headers.path != nil { recentRequest = stream.headers.reusable }
         if stream.headers.overflowed, let reason = abuseGuard.headerListOverflowed() {
             // The connection closes once nghttp2 begins the next frame or the read ends.
             abuseReason = reason

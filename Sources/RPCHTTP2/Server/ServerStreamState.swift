@@ -39,13 +39,13 @@ final class ServerStreamState {
     private var accessEntry: AccessLogEntry?
 
     /// - Parameters:
-    ///   - recentPath: the path of the connection's previous request (see `RequestHeaders`).
+    ///   - recent: what the connection keeps of its previous request (see `RequestHeaders`).
     ///   - timed: whether the call's duration is recorded (metrics that record, or an access log).
-    init(id: Int32, openedInRead: UInt64, maxHeaderListSize: Int, recentPath: String?, timed: Bool, accessLog: AccessLog?) {
+    init(id: Int32, openedInRead: UInt64, maxHeaderListSize: Int, recent: RequestHeaders.Recent, timed: Bool, accessLog: AccessLog?) {
         self.id = id
         self.openedAt = timed ? .now : nil
         self.openedInRead = openedInRead
-        self.headers = RequestHeaders(limit: maxHeaderListSize, recentPath: recentPath)
+        self.headers = RequestHeaders(limit: maxHeaderListSize, recent: recent)
         self.accessLog = accessLog
         if accessLog != nil { accessEntry = AccessLogEntry() }
     }
