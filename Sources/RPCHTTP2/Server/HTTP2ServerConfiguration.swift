@@ -86,9 +86,9 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
 /// Rates of control frames a peer may send before its connection is closed.
 public struct AbuseLimits: Sendable, Hashable {
     /// RST_STREAM frames from the peer that cancel a request in the same read that brought it,
-    /// before the server could start it: a rapid-reset flood (CVE-2023-44487). Default 32
+    /// before the server could start it: a rapid-reset flood (CVE-2023-44487). Default 16
     /// burst, 200/s, so a flooding connection is closed after costing little: the read that
-    /// trips it is cut short, and an event loop holds its other connections for a quarter of
+    /// trips it is cut short, and an event loop holds its other connections for an eighth of
     /// the time the former burst of 128 took. A client that cancels calls it sent earlier
     /// (every call it has in flight at once, their deadlines expiring together) never counts.
     public var resets: RateLimit
@@ -99,7 +99,7 @@ public struct AbuseLimits: Sendable, Hashable {
     /// CONTINUATION frames after one HEADERS frame. Default 4 (nghttp2 itself allows 8).
     public var maxContinuationFrames: Int
     /// Requests whose header list is over `HTTP2ServerConfiguration.maxHeaderListSize`. Each
-    /// is answered RESOURCE_EXHAUSTED; past this rate the connection is closed. Default 4
+    /// is answered RESOURCE_EXHAUSTED; past this rate the connection is closed. Default 2
     /// burst, 1/s: nghttp2 checks every byte of every header value before the server sees
     /// the list, so a peer sending header lists near nghttp2's 64 KiB field limit over and
     /// over costs the server far more than it costs the peer.
@@ -107,11 +107,11 @@ public struct AbuseLimits: Sendable, Hashable {
 
     public static var defaults: AbuseLimits {
         AbuseLimits(
-            resets: RateLimit(burst: 32, perSecond: 200),
+            resets: RateLimit(burst: 16, perSecond: 200),
             pings: RateLimit(burst: 50, perSecond: 10),
             settings: RateLimit(burst: 50, perSecond: 10),
             maxContinuationFrames: 4,
-            oversizedHeaderLists: RateLimit(burst: 4, perSecond: 1)
+            oversizedHeaderLists: RateLimit(burst: 2, perSecond: 1)
         )
     }
 }
