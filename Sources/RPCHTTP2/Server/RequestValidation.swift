@@ -28,11 +28,16 @@ enum RequestValidation {
         }
     }
 
+    /// - Parameters:
+    ///   - recentRoute: the route of the connection's previous call and its path, found again
+    ///     without a lookup when this call's path is the same.
+    ///   - now: read only when the call has a deadline.
     static func validate(
         _ headers: RequestHeaders,
         router: Router,
         peer: String,
-        now: ContinuousClock.Instant = .now
+        recentRoute: (path: String, route: Route)? = nil,
+        now: @autoclosure () -> ContinuousClock.Instant = .now
     ) -> Result<Accepted, Rejected> {
         if headers.overflowed {
             return .failure(reject(
@@ -60,7 +65,8 @@ enum RequestValidation {
             ))
         }
         let path = headers.path ?? ""
-        guard let route = router.route(for: path) else {
+        let knownRoute = recentRoute.flatMap { $0.path == path ? $0.route : nil }
+        guard let route = knownRoute ?? router.route(for: path) else {
             return .failure(reject(.unimplemented, "unknown method '\(path)'", contentType: echoed))
         }
         var requestCompression = CompressionAlgorithm.identity
@@ -77,7 +83,7 @@ enum RequestValidation {
             guard let duration = GRPCTimeout.parse(timeout) else {
                 return .failure(reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: echoed))
             }
-            deadline = now + duration
+            deadline = now() + duration
         }
         var responseCompression = CompressionAlgorithm.identity
         if requestCompression != .identity, let accepted = headers.acceptEncoding,

@@ -52,6 +52,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var accessLog: AccessLog?
     /// What the last request that started left for the next one to reuse (see `RequestHeaders`).
     private var recentRequest = RequestHeaders.Recent()
+    /// The route of the last call that started, and its path (see `RequestValidation.validate`).
+    private var recentRoute: (path: String, route: Route)?
     /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
     private var readyInlineCalls: [ServerStreamState] = []
 
@@ -484,26 +486,27 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     private func startCall(on stream: ServerStreamState) {
         guard let session, let context, let wakeQueue else { return }
-        defer { stream.headers = RequestHeaders(limit: 0) }
-        if stream.headers.path != nil { recentRequest = stream.headers.reusable }
-        if stream.headers.overflowed, let reason = abuseGuard.headerListOverflowed() {
+        let headers = stream.takeHeaders()
+        if headers.path != nil { recentRequest = headers.reusable }
+        if headers.overflowed, let reason = abuseGuard.headerListOverflowed() {
             // The connection closes once nghttp2 begins the next frame or the read ends.
             abuseReason = reason
             return
         }
         if let refusal {
             refusalAnswered = true
-            answer(stream, RequestValidation.refuse(stream.headers, with: refusal.trailers), session: session)
+            answer(stream, RequestValidation.refuse(headers, with: refusal.trailers), path: headers.path, session: session)
             return
         }
         if callRate?.admit() == false, let trailers = callRate?.refusal {
-            answer(stream, RequestValidation.refuse(stream.headers, with: trailers), session: session)
+            answer(stream, RequestValidation.refuse(headers, with: trailers), path: headers.path, session: session)
             return
         }
-        switch RequestValidation.validate(stream.headers, router: router, peer: peer) {
+        switch RequestValidation.validate(headers, router: router, peer: peer, recentRoute: recentRoute) {
         case .failure(let rejected):
-            answer(stream, rejected, session: session)
+            answer(stream, rejected, path: headers.path, session: session)
         case .success(let accepted):
+            recentRoute = (accepted.head.path, accepted.route)
             if let deadline = accepted.head.deadline {
                 stream.armDeadline(on: context.eventLoop, at: deadline, connection: self)
             }
@@ -528,9 +531,9 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         }
     }
 
-    /// Answers a call that does not start with `rejected`, trailers-only.
-    private func answer(_ stream: ServerStreamState, _ rejected: RequestValidation.Rejected, session: NGHTTP2Session) {
-        let path = stream.headers.path ?? ""
+    /// Answers a call to `path` that does not start with `rejected`, trailers-only.
+    private func answer(_ stream: ServerStreamState, _ rejected: RequestValidation.Rejected, path: String?, session: NGHTTP2Session) {
+        let path = path ?? ""
         stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code, metrics: metrics.method(forPath: path))
         _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
     }

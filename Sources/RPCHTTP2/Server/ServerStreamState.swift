@@ -27,7 +27,7 @@ final class ServerStreamState {
     private var deadlineTimer: Scheduled<Void>?
     /// The pulled source of the rest of the response, once the call attached one.
     private var source: (any ResponseSource)?
-    private var sourceMetadata: Metadata = [:]
+    private var sourceMetadata = Metadata()
     /// When the request's headers began; `nil` when nothing records durations.
     private let openedAt: ContinuousClock.Instant?
     /// The metrics of the call's method, once its path is known.
@@ -48,6 +48,13 @@ final class ServerStreamState {
         self.headers = RequestHeaders(limit: maxHeaderListSize, recent: recent)
         self.accessLog = accessLog
         if accessLog != nil { accessEntry = AccessLogEntry() }
+    }
+
+    /// The request's headers, moved out (the stream keeps an empty list): read once the call starts.
+    func takeHeaders() -> RequestHeaders {
+        var taken = RequestHeaders(limit: 0)
+        swap(&taken, &headers)
+        return taken
     }
 
     /// Whether a handler is attached and the stream still carries its call.
