@@ -22,9 +22,9 @@ public struct CatalogRPCService: RPCService {
 
     public func register(into router: inout Router) {
         router.register(CatalogService.listItems) { [self] request, _ in try await listItems(request) }
-        router.registerInline(CatalogService.getItem, encoded: { [self] request, context in
+        router.registerInlineEncoded(CatalogService.getItem) { [self] request, context in
             try encodedItems.encoded(try getItem(request), for: request.id, codec: context.contentType.codec)
-        })
+        }
         router.register(CatalogService.createItem) { [self] request, _ in try await createItem(request) }
         router.register(CatalogService.updateItem) { [self] request, _ in try await updateItem(request) }
         router.register(CatalogService.deleteItem) { [self] request, _ in try await deleteItem(request) }

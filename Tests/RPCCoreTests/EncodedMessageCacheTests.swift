@@ -86,10 +86,10 @@ struct EncodedMessageCacheTests {
             return ResponseWaker {}
         }
         var router = Router()
-        router.registerInline(TestService.getItem, encoded: { request, context in
+        router.registerInlineEncoded(TestService.getItem) { request, context in
             let item = Item(id: request.id, name: "item \(request.id)")
             return try EncodedMessage(item, codec: request.id == 0 ? MarkingCodec() : context.contentType.codec)
-        })
+        }
         let route = try #require(router.route(for: TestService.getItem.descriptor.path))
         #expect(route.runsInline)
 
@@ -100,5 +100,28 @@ struct EncodedMessageCacheTests {
         let mismatch = try #require(route.answer(request: Array(#"{"id": 0}"#.utf8), more: false, head: head, waker: noWaker).finished)
         #expect(mismatch.message == nil)
         #expect(mismatch.trailers.code == .internalError)
+    }
+
+    @Test("a task route answers the handler's encoded message as is; another codec's bytes are INTERNAL")
+    func taskRoute() async throws {
+        var router = Router()
+        router.registerEncoded(TestService.getItem) { request, context in
+            let item = Item(id: request.id, name: "item \(request.id)")
+            return try EncodedMessage(item, codec: request.id == 0 ? MarkingCodec() : context.contentType.codec)
+        }
+        let route = try #require(router.route(for: TestService.getItem.descriptor.path))
+        #expect(!route.runsInline)
+
+        let stream = FakeServerCallStream(jsonRequests: [#"{"id": 6}"#])
+        await route.run(stream)
+        try #require(stream.finished.count == 1)
+        let message = try #require(stream.finished[0].lastMessage)
+        #expect(try JSONCodec.shared.decode(Item.self, from: message) == Item(id: 6, name: "item 6"))
+        #expect(stream.finished[0].trailers == .ok([:]))
+
+        let mismatch = FakeServerCallStream(jsonRequests: [#"{"id": 0}"#])
+        await route.run(mismatch)
+        #expect(mismatch.finished.map(\.lastMessage) == [nil])
+        #expect(mismatch.finished.map(\.trailers.code) == [.internalError])
     }
 }

@@ -1,6 +1,6 @@
 /// A message already encoded by a codec, typed by the message it encodes: a handler that
 /// answers the same message call after call keeps it (see `EncodedMessageCache`) and returns
-/// it through `Router.registerInline(_:encoded:)`, so the message is not encoded every time.
+/// it through `Router.registerInlineEncoded(_:handler:)` or `Router.registerEncoded(_:handler:)`, so the message is not encoded every time.
 public struct EncodedMessage<Message: Encodable>: Sendable {
     /// The message's bytes.
     public let bytes: [UInt8]

@@ -39,6 +39,23 @@ public struct Router: Sendable {
         })
     }
 
+    /// Registers a unary handler that answers with a message it already encoded with the
+    /// call's codec (`context.contentType.codec`), typically kept in an `EncodedMessageCache`.
+    ///
+    /// (A name of its own: a trailing closure that only throws would fit `register` too.)
+    public mutating func registerEncoded<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        handler: @escaping @Sendable (Request, ServerContext) async throws -> EncodedMessage<Response>
+    ) {
+        add(method.descriptor, .task { stream, context in
+            let codec = stream.head.contentType.codec
+            let requestBytes = try await Self.singleRequest(from: stream)
+            let response = try await handler(try codec.decode(Request.self, from: requestBytes), context)
+            let responseBytes = try Self.bytes(of: response, encodedBy: codec, for: method.descriptor)
+            stream.finish(lastMessage: responseBytes, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+        })
+    }
+
     /// Registers a unary handler that runs inline: the transport calls it where the request
     /// completes (a connection's event loop), with no task and no thread hop. For work that
     /// never suspends and takes microseconds, such as a lookup in memory or a point read; it
@@ -60,18 +77,25 @@ public struct Router: Sendable {
     /// Registers a unary handler that runs inline, like `registerInline(_:handler:)`, and
     /// answers with a message it already encoded with the call's codec
     /// (`context.contentType.codec`), typically kept in an `EncodedMessageCache`.
-    public mutating func registerInline<Request, Response>(
+    public mutating func registerInlineEncoded<Request, Response>(
         _ method: UnaryMethod<Request, Response>,
-        encoded handler: @escaping @Sendable (Request, ServerContext) throws -> EncodedMessage<Response>
+        handler: @escaping @Sendable (Request, ServerContext) throws -> EncodedMessage<Response>
     ) {
         add(method.descriptor, .inline { requestBytes, context in
             let codec = context.contentType.codec
             let response = try handler(try codec.decode(Request.self, from: requestBytes), context)
-            guard response.isEncoded(by: codec) else {
-                throw RPCError(.internalError, "\(method.descriptor.path) answered in another codec's encoding")
-            }
-            return response.bytes
+            return try Self.bytes(of: response, encodedBy: codec, for: method.descriptor)
         })
+    }
+
+    /// The bytes of an encoded response, when `codec` made them (INTERNAL otherwise).
+    private static func bytes<Response>(
+        of response: EncodedMessage<Response>, encodedBy codec: any MessageCodec, for method: MethodDescriptor
+    ) throws(RPCError) -> [UInt8] {
+        guard response.isEncoded(by: codec) else {
+            throw RPCError(.internalError, "\(method.path) answered in another codec's encoding")
+        }
+        return response.bytes
     }
 
     /// Registers a unary handler that runs inline, like `registerInline(_:handler:)`, and
