@@ -21,7 +21,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private let tasks: ConnectionTasks
     /// The calls for the connection's task, once it started.
     private var calls: AsyncStream<ServerCall>.Continuation?
-    private var logger: Logger
+    private let baseLogger: Logger
+    /// The connection's logger, with the peer's address: made when first needed, so that a
+    /// connection that logs nothing (a peer that connects and leaves) formats no address.
+    private lazy var logger: Logger = {
+        var logger = baseLogger
+        logger[metadataKey: "peer"] = .string(peer)
+        return logger
+    }()
     private let metrics: ServerMetrics
     private let refusal: ConnectionRefusal?
     /// Shared by the server's connections: warnings a peer can provoke are rate-limited.
@@ -35,7 +42,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var streams = StreamTable()
     private var abuseGuard: AbuseGuard
     private var abuseReason: String?
-    private var peer = "unknown"
+    private var remoteAddress: SocketAddress?
+    /// The peer's address as text, made when first needed (see `logger`).
+    private lazy var peer: String = remoteAddress?.description ?? "unknown"
     private var isReading = false
     /// Reads from the socket so far, counting the one being processed.
     private var readCount: UInt64 = 0
@@ -64,7 +73,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.configuration = configuration
         self.router = router
         self.tasks = tasks
-        self.logger = logger
+        self.baseLogger = logger
         self.metrics = metrics
         self.refusal = refusal
         self.warnings = warnings
@@ -86,9 +95,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     private func start(_ context: ChannelHandlerContext) {
         guard session == nil else { return }
-        peer = context.channel.remoteAddress?.description ?? "unknown"
-        logger[metadataKey: "peer"] = "\(peer)"
-        accessLog = AccessLog(logger: logger, level: configuration.accessLogLevel)
+        remoteAddress = context.channel.remoteAddress
+        if configuration.accessLogLevel != nil {
+            accessLog = AccessLog(logger: logger, level: configuration.accessLogLevel)
+        }
         let session = NGHTTP2Session(role: .server, delegate: self)
         self.session = session
         wakeQueue = SourceWakeQueue(eventLoop: context.eventLoop) { [self] streamIDs in pullSources(streamIDs) }
