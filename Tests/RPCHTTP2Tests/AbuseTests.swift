@@ -12,29 +12,19 @@ struct AbuseTests {
     func rapidReset() async throws {
         // A slow refill, so that however slowly a loaded machine reads the flood, the guard
         // trips long before its end.
-        try await withTestServer(configure: { configuration in
+        let (_, goAway) = try await calmedFlood(configure: { configuration in
             configuration.maxConcurrentStreams = 100
             configuration.abuseLimits.resets = RateLimit(burst: 100, perSecond: 5)
-        }) { server in
-            try await withBystander(on: server) {
-                let port = server.port
-                let flood = try await runBlocking {
-                    try flooding(port: port, count: 2000) { index in
-                        let stream = UInt32(2 * index + 1)
-                        let headers = Frame(
-                            type: .headers, flags: FrameFlags.endHeaders, streamID: stream,
-                            payload: RawHTTP2Connection.hpackLiteral(
-                                RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Hang")))
-                        let reset = Frame(type: .rstStream, streamID: stream, payload: [0, 0, 0, UInt8(HTTP2ErrorCode.cancel)])
-                        return headers.encoded + reset.encoded
-                    }
-                }
-                let goAway = try #require(flood.goAway, "frames: \(flood.frames)")
-                #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)")
-                // The guard allows a burst of 100 resets plus 5/s: the flood of 2000 was cut short.
-                #expect(goAway.goAwayLastStreamID.map { $0 < 2 * 1000 } == true, "\(goAway)")
-            }
+        }, count: 2000) { index in
+            let stream = UInt32(2 * index + 1)
+            let headers = Frame(
+                type: .headers, flags: FrameFlags.endHeaders, streamID: stream,
+                payload: RawHTTP2Connection.hpackLiteral(RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Hang")))
+            let reset = Frame(type: .rstStream, streamID: stream, payload: [0, 0, 0, UInt8(HTTP2ErrorCode.cancel)])
+            return headers.encoded + reset.encoded
         }
+        // The guard allows a burst of 100 resets plus 5/s: the flood of 2000 was cut short.
+        #expect(goAway.goAwayLastStreamID.map { $0 < 2 * 1000 } == true, "\(goAway)")
     }
 
     /// A rapid-reset flood's requests and resets arrive in one read: its calls are gone before
@@ -154,23 +144,16 @@ struct AbuseTests {
 
     @Test("a PING flood gets GOAWAY ENHANCE_YOUR_CALM")
     func pingFlood() async throws {
-        try await withTestServer(configure: { $0.abuseLimits.pings = RateLimit(burst: 50, perSecond: 1) }) { server in
-            try await withBystander(on: server) {
-                let port = server.port
-                let flood = try await runBlocking {
-                    try flooding(port: port, count: 1000) { index in
-                        Frame(type: .ping, payload: (0..<8).map { UInt8(truncatingIfNeeded: index >> (56 - 8 * $0)) }).encoded
-                    }
-                }
-                let goAway = try #require(flood.goAway, "frames: \(flood.frames)")
-                #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)")
-                // Burst 50, refilled at 1/s while the flood lasts. ACKs still queued when the
-                // connection is terminated are dropped by nghttp2: when the whole flood arrives
-                // in one read, none goes out.
-                let acks = flood.frames.filter { $0.type == .ping && $0.isAck }.count
-                #expect(acks <= 60, "\(acks) PING ACKs")
-            }
+        let (flood, _) = try await calmedFlood(
+            configure: { $0.abuseLimits.pings = RateLimit(burst: 50, perSecond: 1) }, count: 1000
+        ) { index in
+            Frame(type: .ping, payload: (0..<8).map { UInt8(truncatingIfNeeded: index >> (56 - 8 * $0)) }).encoded
         }
+        // Burst 50, refilled at 1/s while the flood lasts. ACKs still queued when the
+        // connection is terminated are dropped by nghttp2: when the whole flood arrives
+        // in one read, none goes out.
+        let acks = flood.frames.filter { $0.type == .ping && $0.isAck }.count
+        #expect(acks <= 60, "\(acks) PING ACKs")
     }
 
     @Test("a few PINGs and SETTINGS at once are all answered and the connection stays")
@@ -202,47 +185,32 @@ struct AbuseTests {
 
     @Test("a SETTINGS flood gets GOAWAY ENHANCE_YOUR_CALM")
     func settingsFlood() async throws {
-        try await withTestServer(configure: { $0.abuseLimits.settings = RateLimit(burst: 50, perSecond: 1) }) { server in
-            try await withBystander(on: server) {
-                let port = server.port
-                let flood = try await runBlocking {
-                    try flooding(port: port, count: 1000) { _ in Frame(type: .settings).encoded }
-                }
-                let goAway = try #require(flood.goAway, "frames: \(flood.frames)")
-                #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)")
-                // The preface's SETTINGS counts too: burst 50, refilled at 1/s (queued ACKs
-                // are dropped on termination, as for PING).
-                let acks = flood.frames.filter { $0.type == .settings && $0.isAck }.count
-                #expect(acks <= 60, "\(acks) SETTINGS ACKs")
-            }
+        let (flood, _) = try await calmedFlood(
+            configure: { $0.abuseLimits.settings = RateLimit(burst: 50, perSecond: 1) }, count: 1000
+        ) { _ in
+            Frame(type: .settings).encoded
         }
+        // The preface's SETTINGS counts too: burst 50, refilled at 1/s (queued ACKs
+        // are dropped on termination, as for PING).
+        let acks = flood.frames.filter { $0.type == .settings && $0.isAck }.count
+        #expect(acks <= 60, "\(acks) SETTINGS ACKs")
     }
 
     @Test("endless CONTINUATION frames get GOAWAY ENHANCE_YOUR_CALM")
     func continuationFlood() async throws {
-        try await withTestServer { server in
-            try await withBystander(on: server) {
-                let port = server.port
-                let flood = try await runBlocking {
-                    // A valid header block with many headers, cut in 16-byte fragments: 1 HEADERS
-                    // without END_HEADERS, then CONTINUATION frames that never end it.
-                    let block = RawHTTP2Connection.hpackLiteral(
-                        RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get")
-                            + (0..<500).map { ("x-pad-\($0)", "v") })
-                    let fragments = stride(from: 0, to: block.count, by: 16).map { Array(block[$0..<min($0 + 16, block.count)]) }
-                    return try flooding(port: port, count: min(1000, fragments.count)) { index in
-                        index == 0
-                            ? Frame(type: .headers, streamID: 1, payload: fragments[0]).encoded
-                            : Frame(type: .continuation, streamID: 1, payload: fragments[index]).encoded
-                    }
-                }
-                let goAway = try #require(flood.goAway, "frames: \(flood.frames)")
-                #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)")
-                // nghttp2 opens the stream at the HEADERS frame, so it counts stream 1 as
-                // processed, but no call started: its header block never ended.
-                #expect(goAway.goAwayLastStreamID == 1, "\(goAway)")
-            }
+        // A valid header block with many headers, cut in 16-byte fragments: 1 HEADERS
+        // without END_HEADERS, then CONTINUATION frames that never end it.
+        let block = RawHTTP2Connection.hpackLiteral(
+            RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get") + (0..<500).map { ("x-pad-\($0)", "v") })
+        let fragments = stride(from: 0, to: block.count, by: 16).map { Array(block[$0..<min($0 + 16, block.count)]) }
+        let (_, goAway) = try await calmedFlood(count: min(1000, fragments.count)) { index in
+            index == 0
+                ? Frame(type: .headers, streamID: 1, payload: fragments[0]).encoded
+                : Frame(type: .continuation, streamID: 1, payload: fragments[index]).encoded
         }
+        // nghttp2 opens the stream at the HEADERS frame, so it counts stream 1 as
+        // processed, but no call started: its header block never ended.
+        #expect(goAway.goAwayLastStreamID == 1, "\(goAway)")
     }
 
     @Test("a request split into HEADERS and 4 CONTINUATION frames, twice, is served")
@@ -338,26 +306,18 @@ struct AbuseTests {
 
     @Test("oversized header lists over and over get GOAWAY ENHANCE_YOUR_CALM after the first few answers")
     func oversizedHeaderListFlood() async throws {
-        try await withTestServer(configure: { $0.abuseLimits.oversizedHeaderLists = RateLimit(burst: 3, perSecond: 1) }) { server in
-            try await withBystander(on: server) {
-                let port = server.port
-                let flood = try await runBlocking {
-                    let block = RawHTTP2Connection.hpackLiteral(
-                        RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get")
-                            + [("x-big", String(repeating: "b", count: 20 * 1024))])
-                    return try flooding(port: port, count: 100) { index in
-                        let stream = UInt32(2 * index + 1)
-                        return headerBlockFrames(block, on: stream)
-                            + Frame(type: .data, flags: FrameFlags.endStream, streamID: stream, payload: grpcMessage("{}")).encoded
-                    }
-                }
-                let goAway = try #require(flood.goAway, "frames: \(flood.frames)")
-                #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)")
-                // Burst 3, refilled at 1/s: a few calls answered RESOURCE_EXHAUSTED, not 100.
-                let answered = flood.frames.filter { $0.type == .headers && $0.isEndStream }.count
-                #expect(answered >= 1 && answered <= 10, "\(answered) answered: \(flood.frames)")
-            }
+        let block = RawHTTP2Connection.hpackLiteral(
+            RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get") + [("x-big", String(repeating: "b", count: 20 * 1024))])
+        let (flood, _) = try await calmedFlood(
+            configure: { $0.abuseLimits.oversizedHeaderLists = RateLimit(burst: 3, perSecond: 1) }, count: 100
+        ) { index in
+            let stream = UInt32(2 * index + 1)
+            return headerBlockFrames(block, on: stream)
+                + Frame(type: .data, flags: FrameFlags.endStream, streamID: stream, payload: grpcMessage("{}")).encoded
         }
+        // Burst 3, refilled at 1/s: a few calls answered RESOURCE_EXHAUSTED, not 100.
+        let answered = flood.frames.filter { $0.type == .headers && $0.isEndStream }.count
+        #expect(answered >= 1 && answered <= 10, "\(answered) answered: \(flood.frames)")
     }
 
     /// 128 KiB of headers need 9 frames of 16 KiB. nghttp2 decodes HPACK as frames arrive and
@@ -486,6 +446,28 @@ struct AbuseTests {
     }
 
     // MARK: Helpers
+
+    /// Runs a server (`configure`d) and floods it on a raw connection with `frame(i)` for i in
+    /// 0..<count while a bystander is served (see `withBystander`); checks that the flood
+    /// ended with GOAWAY ENHANCE_YOUR_CALM, and returns what the flooder read and that GOAWAY.
+    private func calmedFlood(
+        configure: (inout HTTP2ServerConfiguration) -> Void = { _ in },
+        count: Int,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ frame: @escaping @Sendable (Int) -> [UInt8]
+    ) async throws -> (flood: FloodResult, goAway: Frame) {
+        try await withTestServer(configure: configure) { server in
+            var result: (flood: FloodResult, goAway: Frame)?
+            try await withBystander(on: server, sourceLocation: sourceLocation) {
+                let port = server.port
+                let flood = try await runBlocking { try flooding(port: port, count: count, frame) }
+                let goAway = try #require(flood.goAway, "frames: \(flood.frames)", sourceLocation: sourceLocation)
+                #expect(goAway.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(goAway)", sourceLocation: sourceLocation)
+                result = (flood, goAway)
+            }
+            return try #require(result, sourceLocation: sourceLocation)
+        }
+    }
 
     /// Opens a well-behaved connection, runs `body`, then checks that this connection and a
     /// new one are both still served.

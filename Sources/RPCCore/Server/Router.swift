@@ -29,13 +29,8 @@ public struct Router: Sendable {
         _ method: UnaryMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
     ) {
-        add(method.descriptor, .task { stream, context in
-            let codec = stream.head.contentType.codec
-            let requestBytes = try await Self.singleRequest(from: stream)
-            let request = try codec.decode(Request.self, from: requestBytes)
-            let response = try await handler(request, context)
-            let responseBytes = try codec.encode(response)
-            stream.finish(lastMessage: responseBytes, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+        add(method.descriptor, Self.unaryTask { request, context, codec in
+            try codec.encode(try await handler(request, context))
         })
     }
 
@@ -47,12 +42,8 @@ public struct Router: Sendable {
         _ method: UnaryMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ServerContext) async throws -> EncodedMessage<Response>
     ) {
-        add(method.descriptor, .task { stream, context in
-            let codec = stream.head.contentType.codec
-            let requestBytes = try await Self.singleRequest(from: stream)
-            let response = try await handler(try codec.decode(Request.self, from: requestBytes), context)
-            let responseBytes = try Self.bytes(of: response, encodedBy: codec, for: method.descriptor)
-            stream.finish(lastMessage: responseBytes, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+        add(method.descriptor, Self.unaryTask { request, context, codec in
+            try Self.bytes(of: try await handler(request, context), encodedBy: codec, for: method.descriptor)
         })
     }
 
@@ -67,10 +58,8 @@ public struct Router: Sendable {
         _ method: UnaryMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ServerContext) throws -> Response
     ) {
-        add(method.descriptor, .inline { requestBytes, context in
-            let codec = context.contentType.codec
-            let request = try codec.decode(Request.self, from: requestBytes)
-            return try codec.encode(try handler(request, context))
+        add(method.descriptor, Self.unaryInline { request, context, codec in
+            try codec.encode(try handler(request, context))
         })
     }
 
@@ -81,11 +70,33 @@ public struct Router: Sendable {
         _ method: UnaryMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ServerContext) throws -> EncodedMessage<Response>
     ) {
-        add(method.descriptor, .inline { requestBytes, context in
-            let codec = context.contentType.codec
-            let response = try handler(try codec.decode(Request.self, from: requestBytes), context)
-            return try Self.bytes(of: response, encodedBy: codec, for: method.descriptor)
+        add(method.descriptor, Self.unaryInline { request, context, codec in
+            try Self.bytes(of: try handler(request, context), encodedBy: codec, for: method.descriptor)
         })
+    }
+
+    /// A unary call run in a task: its one request decoded with the call's codec, then
+    /// answered with the bytes `respond` makes of it.
+    private static func unaryTask<Request: Decodable & Sendable>(
+        _ respond: @escaping @Sendable (Request, ServerContext, any MessageCodec) async throws -> [UInt8]
+    ) -> Route.Body {
+        .task { stream, context in
+            let codec = stream.head.contentType.codec
+            let request = try codec.decode(Request.self, from: try await singleRequest(from: stream))
+            let responseBytes = try await respond(request, context, codec)
+            stream.finish(lastMessage: responseBytes, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+        }
+    }
+
+    /// A unary call answered inline: its request decoded with the call's codec, then answered
+    /// with the bytes `respond` makes of it.
+    private static func unaryInline<Request: Decodable & Sendable>(
+        _ respond: @escaping @Sendable (Request, ServerContext, any MessageCodec) throws -> [UInt8]
+    ) -> Route.Body {
+        .inline { requestBytes, context in
+            let codec = context.contentType.codec
+            return try respond(try codec.decode(Request.self, from: requestBytes), context, codec)
+        }
     }
 
     /// The bytes of an encoded response, when `codec` made them (INTERNAL otherwise).

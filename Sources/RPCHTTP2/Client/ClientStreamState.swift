@@ -35,8 +35,7 @@ final class ClientStreamState {
         if framed {
             outbound.append(message)
         } else {
-            let compressed = compression == .gzip
-            outbound.appendMessage(compressed ? Gzip.compress(message) : message, compressed: compressed)
+            outbound.appendMessage(message, compression: compression)
         }
         if endOfStream { requestEnded = true }
         outbound.wake(streamID: id, session: session)

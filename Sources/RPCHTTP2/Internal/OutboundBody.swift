@@ -37,12 +37,17 @@ struct OutboundBody {
         byteCount += bytes.count
     }
 
-    /// Queues one message: its gRPC prefix, then `payload` (compressed or not, as `compressed` says).
-    mutating func appendMessage(_ payload: [UInt8], compressed: Bool) {
+    /// Queues one message, framed as `MessageFramer.frame` does (compressed first unless
+    /// `compression` is identity); returns the framed size.
+    @discardableResult
+    mutating func appendMessage(_ message: [UInt8], compression: CompressionAlgorithm) -> Int {
+        let compressed = compression == .gzip
+        let payload = compressed ? Gzip.compress(message) : message
         let prefix = UInt64(compressed ? 1 : 0) << 32 | UInt64(UInt32(payload.count))
         let chunk = Chunk(prefix: prefix, prefixLength: MessageFramer.prefixLength, payload: payload)
         chunks.append(chunk)
         byteCount += chunk.count
+        return chunk.count
     }
 
     /// Tells nghttp2 to read again if it was told there was nothing to send.

@@ -225,11 +225,9 @@ final class ServerStreamState {
 
     /// Frames one response message into the outbound buffer.
     private func appendResponse(_ message: [UInt8]) {
-        let compressed = responseCompression == .gzip
-        let payload = compressed ? Gzip.compress(message) : message
+        let framedCount = outbound.appendMessage(message, compression: responseCompression)
         accessEntry?.responseMessages += 1
-        accessEntry?.responseBytes += MessageFramer.prefixLength + payload.count
-        outbound.appendMessage(payload, compressed: compressed)
+        accessEntry?.responseBytes += framedCount
     }
 
     /// Records the call's end, once, before it reaches the peer: its method's metrics (when
