@@ -51,10 +51,15 @@ struct RequestHeadersTests {
 
     @Test("metadata repeated from the previous request, in the same order or not, changed or not, reads as sent")
     func reusedMetadata() {
-        let first = [(":path", "/a/B"), ("user-agent", "grpc-swift/2"), ("authorization", "Bearer abc"), ("x-trace-bin", "AQID")]
+        let first = [
+            (":path", "/a/B"), ("te", "trailers"), ("user-agent", "grpc-swift/2"), ("authorization", "Bearer abc"),
+            ("x-request-id", "1"), ("x-trace-bin", "AQID"), ("x-tenant", "t"),
+        ]
         let previous = headers(first)
         let cases: [[(String, String)]] = [
             first,
+            [("user-agent", "grpc-swift/2"), ("authorization", "Bearer abc"), ("x-request-id", "2"), ("x-trace-bin", "AQID"), ("x-tenant", "t")],
+            [("te", "trailers"), ("user-agent", "grpc-swift/2"), ("te", "trailers"), ("authorization", "Bearer abc")],
             [("user-agent", "grpc-swift/2"), ("authorization", "Bearer abd")],
             [("authorization", "Bearer abc"), ("user-agent", "grpc-swift/2")],
             [("user-agent", "grpc-swift/2"), ("authorization", "Bearer abc"), ("x-trace-bin", "BAUG"), ("x-extra", "1")],

@@ -40,7 +40,7 @@ public struct JSONCodec: MessageCodec {
     }
 
     public func decode<Message: Decodable>(_ type: Message.Type, from bytes: [UInt8]) throws(RPCError) -> Message {
-        if let readable = Message.self as? any JSONReadable.Type, let message = Self.read(readable, from: bytes) {
+        if let readable = Message.self as? any JSONReadable.Type, let message = Self.read(bytes, with: { readable.init(json: &$0) }) {
             return message as! Message
         }
         let data = bytes.isEmpty ? Data("{}".utf8) : Data(bytes)
@@ -53,11 +53,11 @@ public struct JSONCodec: MessageCodec {
         }
     }
 
-    /// The message read by itself, when `bytes` hold its plain form (`{}` when empty).
-    private static func read(_ type: any JSONReadable.Type, from bytes: [UInt8]) -> (any JSONReadable)? {
+    /// The message `read` makes of `bytes` (`{}` when empty), when they hold its plain form.
+    static func read<Message>(_ bytes: [UInt8], with read: (inout JSONReader) -> Message?) -> Message? {
         (bytes.isEmpty ? emptyObject : bytes).withUnsafeBytes { bytes in
             var reader = JSONReader(bytes)
-            return type.init(json: &reader)
+            return read(&reader)
         }
     }
 

@@ -52,6 +52,11 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         entries.append(Entry(key: key, value: Self.isBinary(key) ? .binary(Array(value.utf8)) : .string(value)))
     }
 
+    /// Metadata of entries taken from other metadata as they are (their keys are lower case already).
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
     /// Appends an entry of other metadata as it is (its key is lower case already).
     public mutating func append(_ entry: Entry) {
         entries.append(entry)
@@ -112,19 +117,25 @@ extension Metadata: Sequence {
 extension Metadata {
     /// Header names that belong to the protocol and never appear as user metadata.
     public static func isReserved(_ name: String) -> Bool {
-        // Byte comparisons: `String.hasPrefix` compares by Unicode equivalence, which cost
-        // more than the rest of a request's metadata.
-        if name.utf8.first == UInt8(ascii: ":") || name.utf8.starts(with: "grpc-".utf8) { return true }
+        isReserved(utf8: name.utf8)
+    }
+
+    /// `isReserved(_:)` for a name's UTF-8 bytes, as a transport receives them.
+    // Byte comparisons: `String.hasPrefix` compares by Unicode equivalence, which cost more
+    // than the rest of a request's metadata.
+    @inlinable
+    public static func isReserved(utf8 name: some Collection<UInt8>) -> Bool {
+        if name.first == UInt8(ascii: ":") || name.starts(with: "grpc-".utf8) { return true }
         // By length first: most names are compared with one literal, or none.
-        switch name.utf8.count {
-        case 2: return name == "te"
-        case 4: return name == "host"
-        case 7: return name == "upgrade"
-        case 10: return name == "connection" || name == "keep-alive"
-        case 12: return name == "content-type"
-        case 14: return name == "content-length"
-        case 16: return name == "proxy-connection"
-        case 17: return name == "transfer-encoding"
+        switch name.count {
+        case 2: return name.elementsEqual("te".utf8)
+        case 4: return name.elementsEqual("host".utf8)
+        case 7: return name.elementsEqual("upgrade".utf8)
+        case 10: return name.elementsEqual("connection".utf8) || name.elementsEqual("keep-alive".utf8)
+        case 12: return name.elementsEqual("content-type".utf8)
+        case 14: return name.elementsEqual("content-length".utf8)
+        case 16: return name.elementsEqual("proxy-connection".utf8)
+        case 17: return name.elementsEqual("transfer-encoding".utf8)
         default: return false
         }
     }

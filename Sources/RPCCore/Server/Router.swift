@@ -80,9 +80,10 @@ public struct Router: Sendable {
     private static func unaryTask<Request: Decodable & Sendable>(
         _ respond: @escaping @Sendable (Request, ServerContext, any MessageCodec) async throws -> [UInt8]
     ) -> Route.Body {
-        .task { stream, context in
+        let decoder = RequestDecoder<Request>()
+        return .task { stream, context in
             let codec = stream.head.contentType.codec
-            let request = try codec.decode(Request.self, from: try await singleRequest(from: stream))
+            let request = try decoder.decode(try await singleRequest(from: stream), with: codec)
             let responseBytes = try await respond(request, context, codec)
             stream.finish(lastMessage: responseBytes, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
         }
@@ -93,9 +94,10 @@ public struct Router: Sendable {
     private static func unaryInline<Request: Decodable & Sendable>(
         _ respond: @escaping @Sendable (Request, ServerContext, any MessageCodec) throws -> [UInt8]
     ) -> Route.Body {
-        .inline { requestBytes, context in
+        let decoder = RequestDecoder<Request>()
+        return .inline { requestBytes, context in
             let codec = context.contentType.codec
-            return try respond(try codec.decode(Request.self, from: requestBytes), context, codec)
+            return try respond(try decoder.decode(requestBytes, with: codec), context, codec)
         }
     }
 
@@ -118,10 +120,11 @@ public struct Router: Sendable {
         _ method: UnaryMethod<Request, Response>,
         responder handler: @escaping @Sendable (Request, ServerContext, UnaryResponder<Response>) throws -> Void
     ) {
+        let decoder = RequestDecoder<Request>()
         add(method.descriptor, .inlineSubscribe { requestBytes, context, waker in
             let codec = context.contentType.codec
             let pending = PendingUnaryResponse(codec: codec, context: context, waker: waker)
-            try handler(try codec.decode(Request.self, from: requestBytes), context, UnaryResponder(pending: pending))
+            try handler(try decoder.decode(requestBytes, with: codec), context, UnaryResponder(pending: pending))
             pending.handlerReturned()
             return pending
         })
@@ -132,9 +135,10 @@ public struct Router: Sendable {
         _ method: ServerStreamingMethod<Request, Response>,
         handler: @escaping @Sendable (Request, ResponseStreamWriter<Response>, ServerContext) async throws -> Void
     ) {
+        let decoder = RequestDecoder<Request>()
         add(method.descriptor, .task { stream, context in
             let requestBytes = try await Self.singleRequest(from: stream)
-            let request = try stream.head.contentType.codec.decode(Request.self, from: requestBytes)
+            let request = try decoder.decode(requestBytes, with: stream.head.contentType.codec)
             try await handler(request, ResponseStreamWriter(stream: stream, context: context), context)
             stream.finish(lastMessage: nil, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
         })
@@ -148,9 +152,10 @@ public struct Router: Sendable {
         _ method: ServerStreamingMethod<Request, Response>,
         subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) async throws -> any ResponseSource
     ) {
+        let decoder = RequestDecoder<Request>()
         add(method.descriptor, .task { stream, context in
             let requestBytes = try await Self.singleRequest(from: stream)
-            let request = try stream.head.contentType.codec.decode(Request.self, from: requestBytes)
+            let request = try decoder.decode(requestBytes, with: stream.head.contentType.codec)
             let source = try await subscribe(request, context, ResponseWaker(stream: stream))
             stream.attach(source, initialMetadata: context.initialMetadata)
         })
@@ -164,8 +169,9 @@ public struct Router: Sendable {
         _ method: ServerStreamingMethod<Request, Response>,
         subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) throws -> any ResponseSource
     ) {
+        let decoder = RequestDecoder<Request>()
         add(method.descriptor, .inlineSubscribe { requestBytes, context, waker in
-            try subscribe(try context.contentType.codec.decode(Request.self, from: requestBytes), context, waker)
+            try subscribe(try decoder.decode(requestBytes, with: context.contentType.codec), context, waker)
         })
     }
 

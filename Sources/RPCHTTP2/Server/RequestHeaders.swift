@@ -19,7 +19,17 @@ struct RequestHeaders {
     private(set) var acceptEncoding: String?
     private(set) var timeout: String?
     /// Every field that is not reserved to the protocol (`Metadata.addReceived`).
-    private(set) var metadata = Metadata()
+    var metadata: Metadata {
+        if diverged { return ownMetadata }
+        let repeated = repeatedCount == recent.metadata.count ? recent.metadata : Array(recent.metadata.prefix(repeatedCount))
+        return Metadata(entries: repeated)
+    }
+    /// How many of the previous request's metadata entries this one repeats before it
+    /// diverges: they are shared, not copied, while it has not.
+    private var repeatedCount = 0
+    private var diverged = false
+    /// The metadata once it diverged from the previous request's.
+    private var ownMetadata = Metadata()
     /// The connection's previous request, whose strings repeated fields reuse.
     private let recent: Recent
 
@@ -68,14 +78,20 @@ struct RequestHeaders {
     /// Adds a metadata field: the previous request's entry at the same place when it is the
     /// same text field (clients repeat theirs, in the same order), or else a new one.
     private mutating func addMetadata(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        let index = metadata.count
+        guard !Metadata.isReserved(utf8: name) else { return }  // `te`, which every gRPC client sends
+        let index = diverged ? ownMetadata.count : repeatedCount
         if index < recent.metadata.count {
             let entry = recent.metadata[index]
             if case .string(let text) = entry.value, Self.reuse(entry.key, for: name) != nil, Self.reuse(text, for: value) != nil {
-                return metadata.append(entry)
+                if diverged { ownMetadata.append(entry) } else { repeatedCount += 1 }
+                return
             }
         }
-        metadata.addReceived(Self.string(name), Self.string(value))
+        if !diverged {
+            diverged = true
+            ownMetadata = Metadata(entries: Array(recent.metadata.prefix(repeatedCount)))
+        }
+        ownMetadata.addReceived(Self.string(name), Self.string(value))
     }
 
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
