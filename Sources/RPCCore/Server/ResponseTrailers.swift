@@ -24,8 +24,11 @@ public struct ResponseTrailers: Sendable, Hashable {
 
     /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
     /// present, then the metadata.
+    /// Whether these are the trailers of most calls: OK, with nothing else.
+    public var isPlainOK: Bool { code == .ok && message.isEmpty && detail == nil && metadata.isEmpty }
+
     public var headerFields: [(name: String, value: String)] {
-        if code == .ok, message.isEmpty, detail == nil, metadata.isEmpty { return Self.plainOK }
+        if isPlainOK { return Self.plainOK }
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
         if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(message))) }
         if let detail, let json = try? JSONCodec.shared.encode(detail) {

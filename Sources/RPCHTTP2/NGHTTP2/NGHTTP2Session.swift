@@ -115,11 +115,25 @@ final class NGHTTP2Session {
         }
     }
 
+    /// Submits a prepared block of response headers, which nghttp2 takes without copying it.
+    func submitResponse(streamID: Int32, prepared block: PreparedHeaderBlock, hasBody: Bool) -> Bool {
+        if hasBody {
+            var provider = Self.dataProvider
+            return nghttp2_submit_response(pointer, streamID, block.fields.baseAddress, block.fields.count, &provider) == 0
+        }
+        return nghttp2_submit_response(pointer, streamID, block.fields.baseAddress, block.fields.count, nil) == 0
+    }
+
     /// Submits trailers; call from `readDataFor` before answering `endStream: false`.
     func submitTrailers(streamID: Int32, headers: [(name: String, value: String)]) {
         _ = withHeaderFields(headers) { fields, count in
             nghttp2_submit_trailer(pointer, streamID, fields, count)
         }
+    }
+
+    /// Submits prepared trailers, which nghttp2 takes without copying them.
+    func submitTrailers(streamID: Int32, prepared block: PreparedHeaderBlock) {
+        _ = nghttp2_submit_trailer(pointer, streamID, block.fields.baseAddress, block.fields.count)
     }
 
     /// Opens a request stream with a body from the delegate's reads; returns its id, or

@@ -17,7 +17,7 @@ final class ServerStreamState {
     private var contentType = ContentType.grpc
 
     private var outbound = OutboundBody()
-    private var trailers: [(name: String, value: String)]?
+    private var trailers: ResponseTrailers?
     /// Whether the response headers went out (or are queued).
     private(set) var responseStarted = false
     /// The connection's read (its count of reads so far) that brought this stream's HEADERS.
@@ -170,7 +170,7 @@ final class ServerStreamState {
 
     func responseHeaders(_ initialMetadata: Metadata) -> [(name: String, value: String)] {
         if responseCompression == .identity, initialMetadata.isEmpty {
-            return contentType == .grpcJSON ? Self.plainJSONHeaders : Self.plainHeaders(contentType)
+            return PreparedHeaderBlock.plainResponseFields(contentType)
         }
         var fields: [(name: String, value: String)] = [(":status", "200"), ("content-type", contentType.headerValue)]
         if responseCompression != .identity { fields.append(("grpc-encoding", responseCompression.name)) }
@@ -244,19 +244,15 @@ final class ServerStreamState {
     }
 
     /// The response headers without compression or metadata, for `contentType`.
-    private static func plainHeaders(_ contentType: ContentType) -> [(name: String, value: String)] {
-        [(":status", "200"), ("content-type", contentType.headerValue),
-         ("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
-    }
-
-    /// Those of most calls, made once.
-    private static let plainJSONHeaders = plainHeaders(.grpcJSON)
-
     /// Submits the response headers once; the body follows from `readData`.
     private func startResponse(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
         guard !responseStarted else { return }
         responseStarted = true
-        _ = session.submitResponse(streamID: id, headers: responseHeaders(initialMetadata), hasBody: true)
+        if responseCompression == .identity, initialMetadata.isEmpty, let block = PreparedHeaderBlock.plainResponse(contentType) {
+            _ = session.submitResponse(streamID: id, prepared: block, hasBody: true)
+        } else {
+            _ = session.submitResponse(streamID: id, headers: responseHeaders(initialMetadata), hasBody: true)
+        }
     }
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
@@ -277,7 +273,7 @@ final class ServerStreamState {
         startResponse(session, initialMetadata)
         if let lastMessage { appendResponse(lastMessage) }
         recordEnd(trailers.code)
-        self.trailers = trailers.headerFields
+        self.trailers = trailers
         outbound.wake(streamID: id, session: session)
     }
 
@@ -290,7 +286,11 @@ final class ServerStreamState {
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if outbound.isEmpty, let trailers {
-            session.submitTrailers(streamID: id, headers: trailers)
+            if trailers.isPlainOK {
+                session.submitTrailers(streamID: id, prepared: .okTrailers)
+            } else {
+                session.submitTrailers(streamID: id, headers: trailers.headerFields)
+            }
             self.trailers = nil
             return .bytes(count: count, endOfData: true, endStream: false)
         }
