@@ -213,6 +213,49 @@ struct AbuseTests {
         #expect(goAway.goAwayLastStreamID == 1, "\(goAway)")
     }
 
+    /// Frames that carry nothing, each a flood of its own (CVE-2019-9513 and -9518).
+    enum EmptyFrame: String, CaseIterable, CustomTestStringConvertible {
+        case emptyData = "empty DATA frames on an open stream"
+        case paddedData = "DATA frames of padding only"
+        case dataOnAClosedStream = "empty DATA frames on a stream the server closed"
+        case priority = "PRIORITY frames"
+        case unknownType = "frames of an unknown type"
+
+        var testDescription: String { rawValue }
+
+        func frame(_ index: Int) -> [UInt8] {
+            let requestBlock = RawHTTP2Connection.hpackLiteral(RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get"))
+            switch (self, index) {
+            case (.dataOnAClosedStream, 0):  // a whole call; nghttp2 skips DATA once it is answered
+                return Frame(type: .headers, flags: 0x4, streamID: 1, payload: requestBlock).encoded
+                    + Frame(type: .data, flags: 0x1, streamID: 1, payload: grpcMessage(#"{"text":"done"}"#)).encoded
+            case (.emptyData, 0), (.paddedData, 0):  // a call waiting for its request
+                return Frame(type: .headers, flags: 0x4, streamID: 1, payload: requestBlock).encoded
+            case (.emptyData, _), (.dataOnAClosedStream, _):
+                return Frame(type: .data, streamID: 1).encoded
+            case (.paddedData, _):
+                return Frame(type: .data, flags: 0x8, streamID: 1, payload: [UInt8(3), 0, 0, 0]).encoded
+            case (.priority, _):
+                return Frame(type: .priority, streamID: UInt32(2 * index + 1), payload: [0, 0, 0, 0, 15]).encoded
+            case (.unknownType, _):
+                return Frame(type: FrameType(rawValue: 0xFA), payload: [1, 2, 3]).encoded
+            }
+        }
+    }
+
+    @Test("a flood of frames that carry nothing gets GOAWAY ENHANCE_YOUR_CALM", arguments: EmptyFrame.allCases)
+    func emptyFrameFlood(_ kind: EmptyFrame) async throws {
+        _ = try await calmedFlood(configure: { $0.abuseLimits.emptyFrames = RateLimit(burst: 100, perSecond: 1) }, count: 5000, kind.frame)
+    }
+
+    @Test("WINDOW_UPDATE frames far beyond what the server's DATA called for get GOAWAY ENHANCE_YOUR_CALM")
+    func windowUpdateFlood() async throws {
+        let (_, goAway) = try await calmedFlood(count: 5000) { _ in
+            Frame(type: .windowUpdate, payload: [0, 0, 0, 1]).encoded
+        }
+        #expect(goAway.goAwayLastStreamID == 0, "\(goAway)")
+    }
+
     @Test("a request split into HEADERS and 4 CONTINUATION frames, twice, is served")
     func continuationsWithinTheLimit() async throws {
         try await withTestServer { server in

@@ -19,6 +19,8 @@ final class NGHTTP2Session {
 
     private let pointer: OpaquePointer
     unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
+    /// DATA frames made so far from the delegate's body reads.
+    fileprivate(set) var dataFramesSent = 0
 
     /// - Parameter maxOutboundAcks: SETTINGS and PING acknowledgements nghttp2 may queue
     ///   before it declares a flood.
@@ -369,14 +371,13 @@ private func readDataCallback(
     _ userData: UnsafeMutableRawPointer?
 ) -> Int {
     guard let dataFlags else { return Int(callbackFailure) }
-    let read = NGHTTP2Session.from(userData).delegate.session(
-        readDataFor: streamID,
-        into: UnsafeMutableRawBufferPointer(start: buffer, count: length)
-    )
+    let owner = NGHTTP2Session.from(userData)
+    let read = owner.delegate.session(readDataFor: streamID, into: UnsafeMutableRawBufferPointer(start: buffer, count: length))
     switch read {
     case .deferred:
         return Int(NGHTTP2_ERR_DEFERRED.rawValue)
     case .bytes(let count, let endOfData, let endStream):
+        owner.dataFramesSent += 1
         if endOfData {
             dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             if !endStream { dataFlags.pointee |= NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue }

@@ -48,10 +48,12 @@ enum DataRead {
 enum FrameType {
     static let data: UInt8 = 0
     static let headers: UInt8 = 1
+    static let priority: UInt8 = 2
     static let rstStream: UInt8 = 3
     static let settings: UInt8 = 4
     static let ping: UInt8 = 6
     static let goAway: UInt8 = 7
+    static let windowUpdate: UInt8 = 8
     static let continuation: UInt8 = 9
 }
 
@@ -59,6 +61,7 @@ enum FrameType {
 enum FrameFlags {
     static let endStream: UInt8 = 0x1
     static let ack: UInt8 = 0x1
+    static let padded: UInt8 = 0x8
 }
 
 /// HTTP/2 error codes (RFC 9113 §7).

@@ -104,6 +104,23 @@ public struct AbuseLimits: Sendable, Hashable {
     /// the list, so a peer sending header lists near nghttp2's 64 KiB field limit over and
     /// over costs the server far more than it costs the peer.
     public var oversizedHeaderLists: RateLimit
+    /// Frames that carry nothing and ask for nothing: PRIORITY frames (the server does not
+    /// prioritize), frames of types the server does not use, and DATA frames without
+    /// END_STREAM that are empty or padded and at most 256 bytes long (which may be all
+    /// padding) (CVE-2019-9513 and -9518). One core parses about 8 million such frames a
+    /// second, and neither nghttp2 nor HTTP/2 flow control ever stops a peer sending them.
+    /// Default 100 burst, 100/s: gRPC clients send none.
+    public var emptyFrames: RateLimit
+    /// WINDOW_UPDATE frames allowed per DATA frame the server sent, beyond the first 100: a
+    /// client needs them only to let the server send more. Default 10 (clients send one or
+    /// two per half window they read).
+    public var windowUpdatesPerDataFrame: Int
+
+    /// Padded DATA frames up to this long may be all padding, so they count as empty.
+    static let maxEmptyPaddedDataFrame = 256
+    /// WINDOW_UPDATE frames allowed before the server sent any DATA (clients widen their
+    /// connection window at once).
+    static let windowUpdateAllowance = 100
 
     public static var defaults: AbuseLimits {
         AbuseLimits(
@@ -111,7 +128,9 @@ public struct AbuseLimits: Sendable, Hashable {
             pings: RateLimit(burst: 50, perSecond: 10),
             settings: RateLimit(burst: 50, perSecond: 10),
             maxContinuationFrames: 4,
-            oversizedHeaderLists: RateLimit(burst: 2, perSecond: 1)
+            oversizedHeaderLists: RateLimit(burst: 2, perSecond: 1),
+            emptyFrames: RateLimit(burst: 100, perSecond: 100),
+            windowUpdatesPerDataFrame: 10
         )
     }
 }

@@ -42,6 +42,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var streams = StreamTable()
     private var abuseGuard: AbuseGuard
     private var abuseReason: String?
+    private var frameScanner = InboundFrameScanner()
     private var remoteAddress: SocketAddress?
     /// The peer's address as text, made when first needed (see `logger`).
     private lazy var peer: String = remoteAddress?.description ?? "unknown"
@@ -125,6 +126,16 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         isReading = true
         readCount += 1
         defer { isReading = false }
+        let scanned = buffer.withUnsafeReadableBytes { bytes in
+            frameScanner.scan(bytes) { frame in
+                abuseReason = abuseGuard.frameScanned(frame, dataFramesSent: session.dataFramesSent)
+                return abuseReason == nil
+            }
+        }
+        if !scanned, let abuseReason {
+            // Not handed to nghttp2: a flood of frames it would parse, or skip, one by one.
+            return closeAbusive(abuseReason)
+        }
         do {
             try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
         } catch {
