@@ -64,6 +64,7 @@ private struct GrpcioClientReport: Decodable {
     var unary: Unary
     var unaryError: UnaryError
     var stream: Stream
+    var longStream: Stream
     var streamError: StreamError
     var unknownMethod: CodeOnly
     var deadline: CodeOnly
@@ -74,6 +75,7 @@ private struct GrpcioClientReport: Decodable {
         case unary, stream, deadline, compressed
         case unaryError = "unary_error"
         case streamError = "stream_error"
+        case longStream = "long_stream"
         case unknownMethod = "unknown_method"
         case badJSON = "bad_json"
     }
@@ -118,6 +120,10 @@ struct InteropTests {
             #expect(report.stream.code == "OK", "\(report.stream.details ?? "")")
             #expect(report.stream.count == 1000)
             #expect(report.stream.indexesInOrder)
+
+            #expect(report.longStream.code == "OK", "\(report.longStream.details ?? "")")
+            #expect(report.longStream.count == 20_000)
+            #expect(report.longStream.indexesInOrder)
 
             #expect(report.streamError.code == "FAILED_PRECONDITION")
             #expect(report.streamError.received == 3)

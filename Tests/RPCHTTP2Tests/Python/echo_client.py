@@ -111,6 +111,14 @@ def run(channel):
         "trailers": metadata_dict(call.trailing_metadata()),
     }, "OK", call)
 
+    # 20 MB in 20 000 messages: grpcio's flow control (WINDOW_UPDATE frames) all along.
+    code, responses, call = stream(channel, {"text": "l" * 1000, "count": 20000})
+    results["long_stream"] = with_details({
+        "code": code,
+        "count": len(responses),
+        "indexes_in_order": [r.get("index") for r in responses] == list(range(len(responses))),
+    }, "OK", call)
+
     code, responses, call = stream(channel, {
         "text": "w", "count": 3, "status": 9, "message": "stop", "reason": "tooFar",
     })
