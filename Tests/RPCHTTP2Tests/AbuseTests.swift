@@ -217,7 +217,7 @@ struct AbuseTests {
     enum EmptyFrame: String, CaseIterable, CustomTestStringConvertible {
         case emptyData = "empty DATA frames on an open stream"
         case paddedData = "DATA frames of padding only"
-        case dataOnAClosedStream = "empty DATA frames on a stream the server closed"
+        case dataOnAClosedStream = "empty DATA frames on a stream the client reset (nghttp2 skips them unseen)"
         case priority = "PRIORITY frames"
         case unknownType = "frames of an unknown type"
 
@@ -226,9 +226,9 @@ struct AbuseTests {
         func frame(_ index: Int) -> [UInt8] {
             let requestBlock = RawHTTP2Connection.hpackLiteral(RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get"))
             switch (self, index) {
-            case (.dataOnAClosedStream, 0):  // a whole call; nghttp2 skips DATA once it is answered
+            case (.dataOnAClosedStream, 0):  // a call, reset: nghttp2 forgets the stream
                 return Frame(type: .headers, flags: 0x4, streamID: 1, payload: requestBlock).encoded
-                    + Frame(type: .data, flags: 0x1, streamID: 1, payload: grpcMessage(#"{"text":"done"}"#)).encoded
+                    + Frame(type: .rstStream, streamID: 1, payload: [0, 0, 0, 8]).encoded
             case (.emptyData, 0), (.paddedData, 0):  // a call waiting for its request
                 return Frame(type: .headers, flags: 0x4, streamID: 1, payload: requestBlock).encoded
             case (.emptyData, _), (.dataOnAClosedStream, _):
