@@ -3,40 +3,41 @@ import RPCCore
 
 /// One request stream on the connection's event loop: its headers, deframer, response
 /// buffer and the call it feeds (a task's `ServerCall`, or an inline request). Touched only
-/// on the event loop.
+/// on the event loop, so its stored properties skip run-time exclusivity checks (see
+/// `ServerConnectionHandler`).
 final class ServerStreamState {
     let id: Int32
-    var headers: RequestHeaders
+    @exclusivity(unchecked) var headers: RequestHeaders
     /// Whether the call started or was answered: HEADERS after that are trailers.
-    private(set) var started = false
-    private(set) var call: ServerCall?
+    @exclusivity(unchecked) private(set) var started = false
+    @exclusivity(unchecked) private(set) var call: ServerCall?
     /// The request of an inline call (`Route.runsInline`) as it arrives.
-    private var inline: InlineRequest?
-    private var inbound: InboundBody?
-    private var responseCompression = CompressionAlgorithm.identity
-    private var contentType = ContentType.grpc
+    @exclusivity(unchecked) private var inline: InlineRequest?
+    @exclusivity(unchecked) private var inbound: InboundBody?
+    @exclusivity(unchecked) private var responseCompression = CompressionAlgorithm.identity
+    @exclusivity(unchecked) private var contentType = ContentType.grpc
 
-    private var outbound = OutboundBody()
-    private var trailers: ResponseTrailers?
+    @exclusivity(unchecked) private var outbound = OutboundBody()
+    @exclusivity(unchecked) private var trailers: ResponseTrailers?
     /// Whether the response headers went out (or are queued).
-    private(set) var responseStarted = false
+    @exclusivity(unchecked) private(set) var responseStarted = false
     /// The connection's read (its count of reads so far) that brought this stream's HEADERS.
     let openedInRead: UInt64
-    private(set) var finished = false
-    private var requestEnded = false
-    private var deadlineTimer: Scheduled<Void>?
+    @exclusivity(unchecked) private(set) var finished = false
+    @exclusivity(unchecked) private var requestEnded = false
+    @exclusivity(unchecked) private var deadlineTimer: Scheduled<Void>?
     /// The pulled source of the rest of the response, once the call attached one.
-    private var source: (any ResponseSource)?
-    private var sourceMetadata = Metadata()
+    @exclusivity(unchecked) private var source: (any ResponseSource)?
+    @exclusivity(unchecked) private var sourceMetadata = Metadata()
     /// When the request's headers began; `nil` when nothing records durations.
     private let openedAt: ContinuousClock.Instant?
     /// The metrics of the call's method, once its path is known.
-    private var metrics: MethodMetrics?
+    @exclusivity(unchecked) private var metrics: MethodMetrics?
     /// Whether the call's end was recorded (metrics and access log).
-    private var endRecorded = false
+    @exclusivity(unchecked) private var endRecorded = false
     private let accessLog: AccessLog?
     /// What the access log will say about this call; `nil` when access logging is off.
-    private var accessEntry: AccessLogEntry?
+    @exclusivity(unchecked) private var accessEntry: AccessLogEntry?
 
     /// - Parameters:
     ///   - recent: what the connection keeps of its previous request (see `RequestHeaders`).
