@@ -117,25 +117,29 @@ extension Metadata: Sequence {
 extension Metadata {
     /// Header names that belong to the protocol and never appear as user metadata.
     public static func isReserved(_ name: String) -> Bool {
-        isReserved(utf8: name.utf8)
+        var name = name
+        return name.withUTF8 { isReserved(utf8: UnsafeRawBufferPointer($0)) }
     }
 
     /// `isReserved(_:)` for a name's UTF-8 bytes, as a transport receives them.
     // Byte comparisons: `String.hasPrefix` compares by Unicode equivalence, which cost more
     // than the rest of a request's metadata.
-    @inlinable
-    public static func isReserved(utf8 name: some Collection<UInt8>) -> Bool {
-        if name.first == UInt8(ascii: ":") || name.starts(with: "grpc-".utf8) { return true }
+    public static func isReserved(utf8 name: UnsafeRawBufferPointer) -> Bool {
+        func bytes(_ literal: StaticString) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        }
+        func `is`(_ literal: StaticString) -> Bool { name.elementsEqual(bytes(literal)) }
+        if name.first == UInt8(ascii: ":") || name.starts(with: bytes("grpc-")) { return true }
         // By length first: most names are compared with one literal, or none.
         switch name.count {
-        case 2: return name.elementsEqual("te".utf8)
-        case 4: return name.elementsEqual("host".utf8)
-        case 7: return name.elementsEqual("upgrade".utf8)
-        case 10: return name.elementsEqual("connection".utf8) || name.elementsEqual("keep-alive".utf8)
-        case 12: return name.elementsEqual("content-type".utf8)
-        case 14: return name.elementsEqual("content-length".utf8)
-        case 16: return name.elementsEqual("proxy-connection".utf8)
-        case 17: return name.elementsEqual("transfer-encoding".utf8)
+        case 2: return `is`("te")
+        case 4: return `is`("host")
+        case 7: return `is`("upgrade")
+        case 10: return `is`("connection") || `is`("keep-alive")
+        case 12: return `is`("content-type")
+        case 14: return `is`("content-length")
+        case 16: return `is`("proxy-connection")
+        case 17: return `is`("transfer-encoding")
         default: return false
         }
     }

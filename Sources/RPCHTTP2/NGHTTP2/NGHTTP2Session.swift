@@ -19,8 +19,9 @@ final class NGHTTP2Session {
 
     private let pointer: OpaquePointer
     unowned(unsafe) let delegate: any NGHTTP2SessionDelegate
-    /// DATA frames made so far from the delegate's body reads.
-    fileprivate(set) var dataFramesSent = 0
+    /// DATA frames made so far from the delegate's body reads. (Counted on every DATA frame,
+    /// only ever on the event loop: no run-time exclusivity check.)
+    @exclusivity(unchecked) fileprivate(set) var dataFramesSent = 0
 
     /// - Parameter maxOutboundAcks: SETTINGS and PING acknowledgements nghttp2 may queue
     ///   before it declares a flood.
