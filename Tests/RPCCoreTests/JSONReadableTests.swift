@@ -74,6 +74,9 @@ struct JSONReadableTests {
         var generator = SplitMix64(seed: 0x5EED_1D)
         var readDirectly = 0
         let routeDecoder = RequestDecoder<IDRequest>()
+        #expect(routeDecoder.readsJSONItself)
+        #expect(RequestDecoder<HealthCheckRequest>().readsJSONItself)
+        #expect(!RequestDecoder<ListItemsRequest>().readsJSONItself)
         for _ in 0..<20_000 {
             let text = Self.randomInput(&generator)
             let bytes = Array(text.utf8)

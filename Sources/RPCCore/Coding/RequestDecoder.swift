@@ -12,15 +12,20 @@ struct RequestDecoder<Message: Decodable & Sendable>: Sendable {
         }
     }
 
+    /// Whether plain JSON requests are read by the message itself, not by Foundation.
+    var readsJSONItself: Bool { readJSON != nil }
+
     func decode(_ bytes: [UInt8], with codec: any MessageCodec) throws(RPCError) -> Message {
-        if let readJSON, codec is JSONCodec, let message = JSONCodec.read(bytes, with: readJSON) {
+        if let readJSON, type(of: codec) == JSONCodec.self, let message = JSONCodec.read(bytes, with: readJSON) {
             return message
         }
         return try codec.decode(Message.self, from: bytes)
     }
 
-    /// `Readable` is `Message` itself, opened from the existential.
-    private static func reader<Readable: JSONReadable & Sendable>(of _: Readable.Type) -> @Sendable (inout JSONReader) -> Message? {
-        { reader in Readable(json: &reader).flatMap { $0 as? Message } }
+    /// `Readable` is `Message` itself, opened from the existential: the reader's type is cast
+    /// to `Message`'s once, here, instead of each message it reads.
+    private static func reader<Readable: JSONReadable & Sendable>(of _: Readable.Type) -> (@Sendable (inout JSONReader) -> Message?)? {
+        let read: @Sendable (inout JSONReader) -> Readable? = { Readable(json: &$0) }
+        return read as? @Sendable (inout JSONReader) -> Message?
     }
 }
