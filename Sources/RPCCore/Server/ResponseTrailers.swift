@@ -22,11 +22,11 @@ public struct ResponseTrailers: Sendable, Hashable {
         self.init(code: error.code, message: error.message, detail: error.detail, metadata: error.metadata)
     }
 
-    /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
-    /// present, then the metadata.
     /// Whether these are the trailers of most calls: OK, with nothing else.
     public var isPlainOK: Bool { code == .ok && message.isEmpty && detail == nil && metadata.isEmpty }
 
+    /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
+    /// present, then the metadata.
     public var headerFields: [(name: String, value: String)] {
         if isPlainOK { return Self.plainOK }
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]

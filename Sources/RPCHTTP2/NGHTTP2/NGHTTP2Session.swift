@@ -109,29 +109,23 @@ final class NGHTTP2Session {
     /// Submits response headers; with `hasBody` the body comes from the delegate's reads,
     /// without it the headers end the stream (a trailers-only response).
     func submitResponse(streamID: Int32, headers: [(name: String, value: String)], hasBody: Bool) -> Bool {
-        withHeaderFields(headers) { fields, count in
-            if hasBody {
-                var provider = Self.dataProvider
-                return nghttp2_submit_response(pointer, streamID, fields, count, &provider) == 0
-            }
-            return nghttp2_submit_response(pointer, streamID, fields, count, nil) == 0
-        }
+        withHeaderFields(headers) { submitResponse(streamID: streamID, fields: $0, count: $1, hasBody: hasBody) }
     }
 
     /// Submits a prepared block of response headers, which nghttp2 takes without copying it.
     func submitResponse(streamID: Int32, prepared block: PreparedHeaderBlock, hasBody: Bool) -> Bool {
-        if hasBody {
-            var provider = Self.dataProvider
-            return nghttp2_submit_response(pointer, streamID, block.fields.baseAddress, block.fields.count, &provider) == 0
-        }
-        return nghttp2_submit_response(pointer, streamID, block.fields.baseAddress, block.fields.count, nil) == 0
+        submitResponse(streamID: streamID, fields: block.fields.baseAddress, count: block.fields.count, hasBody: hasBody)
+    }
+
+    private func submitResponse(streamID: Int32, fields: UnsafePointer<nghttp2_nv>?, count: Int, hasBody: Bool) -> Bool {
+        guard hasBody else { return nghttp2_submit_response(pointer, streamID, fields, count, nil) == 0 }
+        var provider = Self.dataProvider
+        return nghttp2_submit_response(pointer, streamID, fields, count, &provider) == 0
     }
 
     /// Submits trailers; call from `readDataFor` before answering `endStream: false`.
     func submitTrailers(streamID: Int32, headers: [(name: String, value: String)]) {
-        _ = withHeaderFields(headers) { fields, count in
-            nghttp2_submit_trailer(pointer, streamID, fields, count)
-        }
+        _ = withHeaderFields(headers) { nghttp2_submit_trailer(pointer, streamID, $0, $1) }
     }
 
     /// Submits prepared trailers, which nghttp2 takes without copying them.

@@ -1,14 +1,13 @@
 import CNGHTTP2
-import RPCCore
 
 /// A header block laid out for nghttp2 once and kept for the life of the process, so that
 /// nghttp2 takes its names and values without copying them (`NGHTTP2_NV_FLAG_NO_COPY_*`):
-/// the blocks most calls answer with. nghttp2 may read one after the call that handed it
-/// over, so only the static constants below exist, and they are never freed.
+/// for the blocks most calls answer with. nghttp2 may read one after the call that handed it
+/// over, so it is never freed: make one only as a static constant.
 final class PreparedHeaderBlock: @unchecked Sendable {  // immutable once made
     let fields: UnsafeBufferPointer<nghttp2_nv>
 
-    private init(_ headers: [(name: String, value: String)]) {
+    init(permanent headers: [(name: String, value: String)]) {
         let fields = UnsafeMutableBufferPointer<nghttp2_nv>.allocate(capacity: headers.count)
         for (index, (name, value)) in headers.enumerated() {
             let (name, value) = (Self.permanentBytes(of: name), Self.permanentBytes(of: value))
@@ -25,26 +24,5 @@ final class PreparedHeaderBlock: @unchecked Sendable {  // immutable once made
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, text.utf8.count))
         _ = bytes.initialize(fromContentsOf: text.utf8)
         return UnsafeMutableBufferPointer(rebasing: bytes[..<text.utf8.count])
-    }
-
-    /// The response headers of a call in `contentType` without compression or initial
-    /// metadata, when it is one of gRPC's two content types.
-    static func plainResponse(_ contentType: ContentType) -> PreparedHeaderBlock? {
-        switch contentType {
-        case .grpcJSON: grpcJSONResponse
-        case .grpc: grpcResponse
-        default: nil
-        }
-    }
-
-    private static let grpcJSONResponse = PreparedHeaderBlock(plainResponseFields(.grpcJSON))
-    private static let grpcResponse = PreparedHeaderBlock(plainResponseFields(.grpc))
-
-    /// The trailers of a call that succeeded with no trailing metadata.
-    static let okTrailers = PreparedHeaderBlock(ResponseTrailers.ok().headerFields)
-
-    static func plainResponseFields(_ contentType: ContentType) -> [(name: String, value: String)] {
-        [(":status", "200"), ("content-type", contentType.headerValue),
-         ("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
     }
 }

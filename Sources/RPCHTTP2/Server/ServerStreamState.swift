@@ -169,15 +169,33 @@ final class ServerStreamState {
 
     // MARK: Response side
 
-    func responseHeaders(_ initialMetadata: Metadata) -> [(name: String, value: String)] {
-        if responseCompression == .identity, initialMetadata.isEmpty {
-            return PreparedHeaderBlock.plainResponseFields(contentType)
-        }
+    /// The response headers of a call in `contentType`, compressed with `compression`.
+    private static func responseHeaders(
+        _ contentType: ContentType, compression: CompressionAlgorithm, initialMetadata: Metadata
+    ) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [(":status", "200"), ("content-type", contentType.headerValue)]
-        if responseCompression != .identity { fields.append(("grpc-encoding", responseCompression.name)) }
+        if compression != .identity { fields.append(("grpc-encoding", compression.name)) }
         fields.append(("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader))
         fields.append(contentsOf: initialMetadata.headerFields)
         return fields
+    }
+
+    /// The response headers of most calls (gRPC's two content types, no compression, no
+    /// initial metadata) and their trailers (OK, nothing else), prepared for nghttp2 once.
+    private static let plainGRPCJSONResponse = PreparedHeaderBlock(
+        permanent: responseHeaders(.grpcJSON, compression: .identity, initialMetadata: [:]))
+    private static let plainGRPCResponse = PreparedHeaderBlock(
+        permanent: responseHeaders(.grpc, compression: .identity, initialMetadata: [:]))
+    private static let okTrailers = PreparedHeaderBlock(permanent: ResponseTrailers.ok().headerFields)
+
+    /// The prepared response headers for this call's answer, when it has plain ones.
+    private func plainResponse(_ initialMetadata: Metadata) -> PreparedHeaderBlock? {
+        guard responseCompression == .identity, initialMetadata.isEmpty else { return nil }
+        switch contentType {
+        case .grpcJSON: return Self.plainGRPCJSONResponse
+        case .grpc: return Self.plainGRPCResponse
+        default: return nil
+        }
     }
 
     /// Queues one response message; `writer` goes on at once, or once the peer has read enough.
@@ -244,15 +262,15 @@ final class ServerStreamState {
         accessLog.write(entry, code: code, duration: duration)
     }
 
-    /// The response headers without compression or metadata, for `contentType`.
     /// Submits the response headers once; the body follows from `readData`.
     private func startResponse(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
         guard !responseStarted else { return }
         responseStarted = true
-        if responseCompression == .identity, initialMetadata.isEmpty, let block = PreparedHeaderBlock.plainResponse(contentType) {
+        if let block = plainResponse(initialMetadata) {
             _ = session.submitResponse(streamID: id, prepared: block, hasBody: true)
         } else {
-            _ = session.submitResponse(streamID: id, headers: responseHeaders(initialMetadata), hasBody: true)
+            let headers = Self.responseHeaders(contentType, compression: responseCompression, initialMetadata: initialMetadata)
+            _ = session.submitResponse(streamID: id, headers: headers, hasBody: true)
         }
     }
 
@@ -288,7 +306,7 @@ final class ServerStreamState {
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if outbound.isEmpty, let trailers {
             if trailers.isPlainOK {
-                session.submitTrailers(streamID: id, prepared: .okTrailers)
+                session.submitTrailers(streamID: id, prepared: Self.okTrailers)
             } else {
                 session.submitTrailers(streamID: id, headers: trailers.headerFields)
             }
