@@ -8,8 +8,9 @@ public protocol JSONReadable: Decodable {
     init?(json reader: inout JSONReader)
 }
 
-/// A strict reader of one JSON object: members whose keys and strings need no escapes, and
-/// integers in their shortest form. Every read returns `nil` (or `false`) at anything else.
+/// A strict reader of one JSON object: members whose keys and strings need no escapes,
+/// integers in their shortest form, and booleans. Every read returns `nil` (or `false`) at
+/// anything else.
 public struct JSONReader: ~Copyable {
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
@@ -58,6 +59,20 @@ public struct JSONReader: ~Copyable {
         return Int64(magnitude)
     }
 
+    /// `true` or `false`.
+    public mutating func bool() -> Bool? {
+        skipWhitespace()
+        if matches("true") {
+            index += 4
+            return true
+        }
+        if matches("false") {
+            index += 5
+            return false
+        }
+        return nil
+    }
+
     /// A string of printable ASCII without escapes.
     public mutating func string() -> String? {
         skipWhitespace()
@@ -74,6 +89,15 @@ public struct JSONReader: ~Copyable {
     }
 
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Whether the bytes from `index` on begin with `literal`.
+    private func matches(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        return literal.withUTF8Buffer { literal in
+            literal.indices.allSatisfy { bytes[index + $0] == literal[$0] }
+        }
+    }
 
     /// Skips whitespace, then takes `byte` if it comes next.
     private mutating func consume(_ byte: UInt8) -> Bool {
