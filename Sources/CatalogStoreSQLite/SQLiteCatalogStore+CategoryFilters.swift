@@ -40,11 +40,11 @@ extension SQLiteCatalogStore {
         let now = Self.filterTimestamp()
         var changes: [FilterChange] = []
         for row in stale {
-            guard let current = try Self.fetchFilter(db, id: row[0]) else { continue }
+            guard let current = try currentFilter(db, id: row[0]) else { continue }
             let next = FilterRules.replacingOptions(of: current, with: options)
             let committed = FilterRules.committed(next, after: current, now: now)
             guard committed.revision != current.revision else { continue }
-            try Self.appendFilterChange(db, committed, optionsJSON: optionsJSON)
+            try appendFilterChange(db, committed, optionsJSON: optionsJSON)
             changes.append(.updated(committed))
         }
         notifyAfterCommit(db, changes)

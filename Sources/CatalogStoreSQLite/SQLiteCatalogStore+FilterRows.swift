@@ -74,9 +74,16 @@ extension SQLiteCatalogStore {
         }
     }
 
+    /// The current state of a filter that exists, in a write transaction: the committed one
+    /// when kept, else read.
+    func currentFilter(_ db: Database, id: String) throws -> FilterState? {
+        try committedFilters.state(of: id) ?? Self.fetchFilter(db, id: id)
+    }
+
     /// Makes `state` the filter's current state and appends it to its history, then prunes the
     /// history. `optionsJSON` is `nil` when the options are those of the state it follows.
-    static func appendFilterChange(_ db: Database, _ state: FilterState, optionsJSON: String?) throws {
+    func appendFilterChange(_ db: Database, _ state: FilterState, optionsJSON: String?) throws {
+        committedFilters.forget(state.filterId)
         if optionsJSON == nil {
             try db.cachedStatement(sql: "UPDATE filter SET revision = ? WHERE id = ?")
                 .execute(arguments: [state.revision, state.filterId])
@@ -94,9 +101,9 @@ extension SQLiteCatalogStore {
             """)
         try insert.execute(arguments: [
             state.filterId, state.revision, state.title, state.source?.rawValue, optionsJSON, state.selectedId,
-            state.presentation.rawValue, milliseconds(state.updatedAt),
+            state.presentation.rawValue, Self.milliseconds(state.updatedAt),
         ])
-        try pruneFilterHistory(db, id: state.filterId, current: state.revision)
+        try Self.pruneFilterHistory(db, id: state.filterId, current: state.revision)
     }
 
     /// Keeps the last `retainedFilterChanges` changes once `filterChangePruneBatch` more piled

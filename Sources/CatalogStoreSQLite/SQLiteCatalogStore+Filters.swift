@@ -18,7 +18,7 @@ extension SQLiteCatalogStore: FilterStore {
 
     public func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState {
         try await write { db in
-            let current = try Self.fetchFilter(db, id: definition.filterID)
+            let current = try self.currentFilter(db, id: definition.filterID)
             let options: [FilterOption]
             let optionsJSON: String
             switch definition.content {
@@ -39,7 +39,7 @@ extension SQLiteCatalogStore: FilterStore {
             guard committed.revision != current?.revision else { return committed }
             // Full options when the source changes too: a bound filter stores them as the SQL mirror writes them.
             let sameOptions = current?.options == committed.options && current?.source == committed.source
-            try Self.appendFilterChange(db, committed, optionsJSON: sameOptions ? nil : optionsJSON)
+            try self.appendFilterChange(db, committed, optionsJSON: sameOptions ? nil : optionsJSON)
             self.notifyAfterCommit(db, [.updated(committed)])
             return committed
         }
@@ -58,11 +58,11 @@ extension SQLiteCatalogStore: FilterStore {
     }
 
     private func updateFilter(_ db: Database, _ filterID: String, _ edit: FilterEdit) throws -> FilterState {
-        guard let current = try Self.fetchFilter(db, id: filterID) else { throw CatalogError.unknownFilter(filterID) }
+        guard let current = try currentFilter(db, id: filterID) else { throw CatalogError.unknownFilter(filterID) }
         let next = try FilterRules.edited(current, edit)
         let committed = FilterRules.committed(next, after: current, now: Self.filterTimestamp())
         guard committed.revision != current.revision else { return current }
-        try Self.appendFilterChange(db, committed, optionsJSON: nil)
+        try appendFilterChange(db, committed, optionsJSON: nil)
         notifyAfterCommit(db, [.updated(committed)])
         return committed
     }
@@ -74,6 +74,7 @@ extension SQLiteCatalogStore: FilterStore {
             }
             if filterID == FilterRules.builtinFilterID { throw CatalogError.builtinFilter(filterID) }
             // The row stays, so the revision stays reserved; the history goes.
+            self.committedFilters.forget(filterID)
             try db.execute(sql: "UPDATE filter SET deleted = 1 WHERE id = ?", arguments: [filterID])
             try db.execute(sql: "DELETE FROM filter_change WHERE filterId = ?", arguments: [filterID])
             self.notifyAfterCommit(db, [.deleted(filterID: filterID)])
@@ -86,11 +87,13 @@ extension SQLiteCatalogStore: FilterStore {
         filterObserver.withLock { $0 = FilterObserver(notify: observer) }
     }
 
-    /// Tells the observer about `changes`, in order, once the current transaction commits (on
-    /// the writer queue, so in commit order, before the write returns); never on rollback.
+    /// Keeps the committed states, then tells the observer about `changes`, in order, once the
+    /// current transaction commits (on the writer queue, so in commit order, before the write
+    /// returns); never on rollback.
     func notifyAfterCommit(_ db: Database, _ changes: [FilterChange]) {
         guard !changes.isEmpty else { return }
         db.afterNextTransaction { _ in
+            self.committedFilters.committed(changes)
             guard let observer = self.filterObserver.withLock({ $0 }) else { return }
             for change in changes { observer.notify(change) }
         }

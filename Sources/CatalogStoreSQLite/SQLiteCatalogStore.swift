@@ -22,6 +22,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let itemCache = ItemCache()
     /// Told about every committed filter change (see `observeFilterChanges`).
     let filterObserver = Mutex<FilterObserver?>(nil)
+    /// Each filter's committed state, for the writes that change it.
+    let committedFilters = CommittedFilterStates()
 
     /// How long a connection waits for a lock another connection holds before it fails.
     ///
