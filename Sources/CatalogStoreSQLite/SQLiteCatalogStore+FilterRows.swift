@@ -8,7 +8,8 @@ import GRDB
 extension SQLiteCatalogStore {
     /// How many changes of each filter are kept at least, for Watch resume.
     static let retainedFilterChanges = 1024
-    /// How many more may pile up before the oldest are pruned, so pruning runs once per batch.
+    /// Pruning is looked at once every this many revisions, so a filter keeps fewer than
+    /// `retainedFilterChanges + filterChangePruneBatch` changes and most writes skip it.
     static let filterChangePruneBatch = 64
 
     /// A filter's row: its latest revision (reserved when deleted) and whether it was deleted.
@@ -106,12 +107,14 @@ extension SQLiteCatalogStore {
         try Self.pruneFilterHistory(db, id: state.filterId, current: state.revision)
     }
 
-    /// Keeps the last `retainedFilterChanges` changes once `filterChangePruneBatch` more piled
-    /// up; the oldest kept change takes the options it leant on.
+    /// At every `filterChangePruneBatch`-th revision (a revision is always the last plus one),
+    /// keeps the last `retainedFilterChanges` changes; the oldest kept change takes the options
+    /// it leant on. Other writes skip even the query for the oldest change (3% of a Select).
     static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
-        guard let oldest = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT MIN(revision) FROM filter_change WHERE filterId = ?"), arguments: [id]),
-            current - oldest + 1 > Int64(retainedFilterChanges + filterChangePruneBatch)
+        guard current.isMultiple(of: Int64(filterChangePruneBatch)),
+            let oldest = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT MIN(revision) FROM filter_change WHERE filterId = ?"), arguments: [id]),
+            current - oldest + 1 > Int64(retainedFilterChanges)
         else { return }
         let newOldest = current - Int64(retainedFilterChanges) + 1
         let complete = try Int64.fetchOne(

@@ -33,7 +33,7 @@ struct FilterHistoryTests {
             let history = try await store.filterHistory(filterID: "f", limit: retained)
             #expect(history == Array(returned.suffix(retained)))
             let all = try await store.filterHistory(filterID: "f", limit: .max)
-            #expect(all.count >= retained && all.count <= retained + SQLiteCatalogStore.filterChangePruneBatch)
+            #expect(all.count >= retained && all.count < retained + SQLiteCatalogStore.filterChangePruneBatch)
             #expect(all == Array(returned.suffix(all.count)))
             #expect(try await store.filterHistory(filterID: "f", limit: 3) == Array(returned.suffix(3)))
             #expect(try await store.filterHistory(filterID: "f", limit: 0).isEmpty)
@@ -60,10 +60,13 @@ struct FilterHistoryTests {
             try Int64.fetchAll(
                 db, sql: "SELECT revision FROM filter_change WHERE filterId = 'f' AND options IS NOT NULL ORDER BY revision")
         }
-        // Pruned once, at revision retained + batch + 1, down to the last `retained`: the oldest
-        // kept change took the options of the first one.
+        // Pruned once, at the first multiple of the batch past `retained`, down to the last
+        // `retained`: the oldest kept change took the options of the first one.
+        let batch = SQLiteCatalogStore.filterChangePruneBatch
+        let retained = SQLiteCatalogStore.retainedFilterChanges
+        let prunedAt = (retained / batch + 1) * batch
         let oldest = try await store.filterHistory(filterID: "f", limit: .max).first?.revision
-        #expect(oldest == Int64(SQLiteCatalogStore.filterChangePruneBatch + 2))
+        #expect(oldest == Int64(prunedAt - retained + 1))
         #expect(complete == [oldest])
         let history = try await store.filterHistory(filterID: "f", limit: 2)
         #expect(history.allSatisfy { $0.options.count == 50 })
