@@ -56,6 +56,46 @@ struct FilterStoreTests {
         try await assertInvariants(store)
     }
 
+    @Test("migrating a store of v2 keeps every filter change, now clustered on its key")
+    func migrateFromV2() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("v2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("catalog.sqlite").path
+        let selectAll = "SELECT * FROM filter_change ORDER BY filterId, revision"
+        let before: [[DatabaseValue]]
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try SQLiteCatalogStore.migrator.migrate(queue, upTo: "v2")
+            before = try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO filter (id, revision, optionsRevision, deleted) VALUES ('level', 3, 1, 0);
+                        INSERT INTO filter_change (filterId, revision, title, source, options, selectedId, presentation, updatedAt)
+                        VALUES ('level', 1, 'Level', NULL, '[{"id":1,"title":"Easy"},{"id":2,"title":"Hard"}]', NULL, 'expanded', 1000),
+                               ('level', 2, 'Level', NULL, NULL, 2, 'expanded', 2000),
+                               ('level', 3, 'Level', NULL, NULL, 2, 'collapsed', 3000);
+                        """)
+                return try Row.fetchAll(db, sql: selectAll).map { Array($0.databaseValues) }
+            }
+        }
+        #expect(before.count == 4)
+        let store = try SQLiteCatalogStore(path: path)
+        let after = try await snapshot(store).filterChanges
+        #expect(after == before)
+        let definition = try await store.database.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'filter_change'")
+        }
+        #expect(definition?.hasSuffix("WITHOUT ROWID") == true, "\(definition ?? "no filter_change")")
+
+        let level = try #require(try await store.filters().first { $0.filterId == "level" })
+        #expect(level.revision == 3 && level.selectedId == 2 && level.presentation == .collapsed)
+        #expect(level.options == [FilterOption(id: 1, title: "Easy"), FilterOption(id: 2, title: "Hard")])
+        let next = try await store.updateFilter("level", .select(optionID: 1, toggle: false))
+        #expect(next.revision == 4 && next.selectedId == 1)
+        #expect(try await store.filterHistory(filterID: "level", limit: .max).map(\.revision) == [1, 2, 3, 4])
+        try await assertInvariants(store)
+    }
+
     @Test("define creates at revision 1, bumps by exactly 1 per change and not at all for the same content")
     func define() async throws {
         let store = try makeStore()
