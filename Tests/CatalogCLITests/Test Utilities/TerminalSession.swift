@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// A real terminal for `catalog`: a shell in a detached tmux session of its own (its own
@@ -91,17 +92,47 @@ final class TerminalSession: Sendable {
         _ = try? await tmux(["kill-server"])
     }
 
-    /// Runs a tmux client. The client that starts the server holds no descriptor but the
-    /// standard ones (`ChildProcess` closes the others in every child), so the server, which
-    /// outlives it, keeps none of this process's pipes or sockets open.
+    /// Runs a tmux client and returns its standard output. The client that starts the server
+    /// holds no descriptor but the standard ones (`ChildProcess` closes the others in every
+    /// child), so the server, which outlives it, keeps none of this process's sockets open.
+    ///
+    /// Its output goes to files, read once it has exited, not to pipes read to their end: the
+    /// client hands its standard descriptors to the server, and once, in a full parallel test
+    /// run, `new-session` exited 0 while its pipes stayed open past the 20 s wait.
     @discardableResult
     private func tmux(_ arguments: [String]) async throws -> String {
-        let command = ["tmux", "-u", "-f", "/dev/null", "-S", socket] + arguments
-        let result = try await CLIProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: command,
-            environment: environment, stdin: nil, timeout: .seconds(20))
-        guard result.status == 0 else { throw CLIProcessError("tmux \(arguments.joined(separator: " ")) failed: \(result)") }
-        return result.stdout
+        let outputs = (0..<2).map { sandbox.directory.appendingPathComponent("tmux-\(UUID().uuidString).\($0)") }
+        defer { for output in outputs { try? FileManager.default.removeItem(at: output) } }
+        let handles = try outputs.map { output in
+            guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+                throw CLIProcessError("cannot create \(output.path)")
+            }
+            return try FileHandle(forWritingTo: output)
+        }
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "-u", "-f", "/dev/null", "-S", socket] + arguments
+        process.environment = environment
+        process.standardInput = nil
+        process.standardOutput = handles[0]
+        process.standardError = handles[1]
+        try process.run()
+        for handle in handles { try handle.close() }
+
+        let deadline = ContinuousClock.now + .seconds(20)
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                throw CLIProcessError("tmux \(arguments.joined(separator: " ")) did not exit within 20 s")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let (stdout, stderr) = try (String(contentsOf: outputs[0], encoding: .utf8), String(contentsOf: outputs[1], encoding: .utf8))
+        guard process.terminationStatus == 0 else {
+            throw CLIProcessError(
+                "tmux \(arguments.joined(separator: " ")) failed: exit \(process.terminationStatus)\n\(stdout)\(stderr)")
+        }
+        return stdout
     }
 }
 
