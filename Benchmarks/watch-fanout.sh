@@ -6,7 +6,8 @@
 #      catalogd / grpc-swift2; prints each run and the medians of total_ms, p50 and p99, and the
 #      p99 ratio catalogd / grpc-swift2;
 #   2. one subscriber, LATENCY_M changes paced every LATENCY_INTERVAL_MS: p50/p99 of
-#      Select-start-to-delivery on catalogd (the change-to-1-subscriber latency).
+#      Select-start-to-delivery on the same catalogd, after the fan-out, with the peer stopped
+#      (a fresh catalogd each round: Benchmarks/one-subscriber.sh).
 # Environment (defaults): N=10000 K=100 M=1000 ROUNDS=1 LATENCY_M=2000 LATENCY_INTERVAL_MS=1 TIMEOUT_S=600
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -38,6 +39,8 @@ for round in $(seq "$ROUNDS"); do
   run catalogd 50051 "$ours" application/grpc --subscribers "$N" --connections "$K" --changes "$M"
   run grpc-swift2 50061 "$peer" application/grpc --subscribers "$N" --connections "$K" --changes "$M"
 done
+# Only catalogd runs while one subscriber is timed.
+kill "$peer"; wait "$peer" 2>/dev/null || true
 echo "# one subscriber, $LATENCY_M changes every $LATENCY_INTERVAL_MS ms"
 run latency 50051 "$ours" application/grpc --subscribers 1 --connections 1 --changes "$LATENCY_M" --interval-ms "$LATENCY_INTERVAL_MS"
 
