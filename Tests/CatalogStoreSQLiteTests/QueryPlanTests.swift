@@ -94,7 +94,8 @@ struct QueryPlanTests {
             ["SEARCH c", "SEARCH o", "SCAN c", "SCAN o"].contains { step == $0 || step.hasPrefix($0 + " ") }
         }
         #expect(changeSteps.count == 2, "\(steps)")
-        #expect(changeSteps.allSatisfy { $0.hasPrefix("SEARCH") && $0.hasSuffix("(filterId=? AND revision=?)") }, "\(steps)")
+        #expect(
+            changeSteps.allSatisfy { $0.hasPrefix("SEARCH") && $0.hasSuffix("(filterId=? AND revision=?)") }, "\(steps)")
         #expect(steps.filter { $0.contains("MATERIALIZE") }.count == 1, "\(steps)")
     }
 }

@@ -101,6 +101,7 @@ final class TerminalSession: Sendable {
     /// run, `new-session` exited 0 while its pipes stayed open past the 20 s wait.
     @discardableResult
     private func tmux(_ arguments: [String]) async throws -> String {
+        let command = "tmux " + arguments.joined(separator: " ")
         let outputs = (0..<2).map { sandbox.directory.appendingPathComponent("tmux-\(UUID().uuidString).\($0)") }
         defer { for output in outputs { try? FileManager.default.removeItem(at: output) } }
         let handles = try outputs.map { output in
@@ -123,16 +124,15 @@ final class TerminalSession: Sendable {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw CLIProcessError("tmux \(arguments.joined(separator: " ")) did not exit within 20 s")
+                throw CLIProcessError("\(command) did not exit within 20 s")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let (stdout, stderr) = try (String(contentsOf: outputs[0], encoding: .utf8), String(contentsOf: outputs[1], encoding: .utf8))
+        let texts = try outputs.map { try String(contentsOf: $0, encoding: .utf8) }
         guard process.terminationStatus == 0 else {
-            throw CLIProcessError(
-                "tmux \(arguments.joined(separator: " ")) failed: exit \(process.terminationStatus)\n\(stdout)\(stderr)")
+            throw CLIProcessError("\(command) failed: exit \(process.terminationStatus)\n\(texts.joined())")
         }
-        return stdout
+        return texts[0]
     }
 }
 
