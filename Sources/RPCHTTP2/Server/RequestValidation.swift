@@ -83,6 +83,10 @@ enum RequestValidation {
             guard let duration = GRPCTimeout.parse(timeout) else {
                 return .failure(reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: echoed))
             }
+            // A timeout of zero has passed already: no handler runs.
+            guard duration > .zero else {
+                return .failure(reject(.deadlineExceeded, "deadline exceeded (grpc-timeout '\(timeout)')", contentType: echoed))
+            }
             deadline = now() + duration
         }
         var responseCompression = CompressionAlgorithm.identity

@@ -564,9 +564,3 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
     }
 }
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        self = .nanoseconds(duration.nanoseconds)
-    }
-}

@@ -103,12 +103,3 @@ final class MethodMetrics: Sendable {
         Counter(label: "rpc_server_calls_total", dimensions: [("method", method), ("status", code.name)], factory: factory)
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole + attoseconds / 1_000_000_000
-    }
-}

@@ -88,9 +88,10 @@ final class ServerStreamState {
     }
 
     func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ServerConnectionHandler) {
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        let nanoseconds = max(0, remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000)
-        deadlineTimer = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [weak self] in
+        // Clamped by NIO: the longest `grpc-timeout` (99999999H) is past what it can schedule,
+        // and then simply never fires.
+        let remaining = TimeAmount(ContinuousClock.now.duration(to: deadline))
+        deadlineTimer = eventLoop.assumeIsolated().scheduleTask(in: remaining) { [weak self] in
             guard let self, !self.finished else { return }
             connection.finish(self, lastMessage: nil, initialMetadata: [:],
                               trailers: ResponseTrailers(code: .deadlineExceeded, message: "deadline exceeded"))
