@@ -68,6 +68,7 @@ enum FrameFlags {
 enum HTTP2ErrorCode {
     static let noError: UInt32 = 0
     static let protocolError: UInt32 = 1
+    static let streamClosed: UInt32 = 5
     static let refusedStream: UInt32 = 7
     static let cancel: UInt32 = 8
     static let enhanceYourCalm: UInt32 = 0xB

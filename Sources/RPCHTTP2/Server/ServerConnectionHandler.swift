@@ -48,6 +48,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var abuseGuard: AbuseGuard
     @exclusivity(unchecked) private var abuseReason: String?
     @exclusivity(unchecked) private var frameScanner = InboundFrameScanner()
+    @exclusivity(unchecked) private var clientStreams = ClientStreamHistory()
+    /// A violation of the protocol that nghttp2 lets pass, found by a callback: the connection
+    /// ends with its error code.
+    @exclusivity(unchecked) private var protocolViolation: (errorCode: UInt32, reason: String)?
     @exclusivity(unchecked) private var remoteAddress: SocketAddress?
     /// The peer's address as text, made when first needed (see `logger`).
     private lazy var peer: String = remoteAddress?.description ?? "unknown"
@@ -287,8 +291,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         if let reason = abuseReason ?? (error.isFlood ? "control frame flood" : nil) {
             return closeAbusive(reason)
         }
-        logger.info("closing connection after a protocol error", metadata: ["error": "\(error)"])
-        session.terminate(errorCode: HTTP2ErrorCode.protocolError)
+        let (errorCode, reason) = protocolViolation ?? (HTTP2ErrorCode.protocolError, "\(error)")
+        logger.info("closing connection after a protocol error", metadata: ["error": "\(reason)"])
+        session.terminate(errorCode: errorCode)
         closeAfterFlush()
     }
 
@@ -425,6 +430,14 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         // nghttp2 ignores a reset of a stream already closed here.
         if abuseReason != nil { return false }  // found since the last frame
         if type == FrameType.rstStream, streams[streamID]?.openedInRead != readCount { return true }
+        if type == FrameType.headers, streams[streamID] == nil {
+            switch clientStreams.judge(headersOn: streamID) {
+            case .opens, .ignored: break
+            case .violation(let errorCode, let reason):
+                protocolViolation = (errorCode, reason)
+                return false
+            }
+        }
         if let reason = abuseGuard.frameBegan(type: type, flags: flags) {
             abuseReason = reason
             return false
@@ -434,6 +447,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
+        clientStreams.opened(streamID)
         streams.insert(ServerStreamState(
             id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, recent: recentRequest,
             timed: metrics.isRecording || accessLog != nil, accessLog: accessLog))
@@ -496,6 +510,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(closed streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.remove(streamID) else { return }
+        if errorCode != HTTP2ErrorCode.noError { clientStreams.reset(streamID) }
         metrics.streams.decrement()
         // Bytes the call never read still hold the connection's window: give it back.
         session?.consume(streamID: streamID, count: stream.takeWithheldBytes())
