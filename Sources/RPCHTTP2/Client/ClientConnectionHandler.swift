@@ -20,6 +20,10 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// Whether any byte came from the server yet.
     private var heardFromServer = false
     private var keepalive: KeepalivePinger?
+    /// The response header blocks' decoding cost (an HPACK bomb from the server ends the connection).
+    private var headerBlock = HeaderBlockBudget(limit: ClientStreamState.maxHeaderListSize)
+    /// Why a callback stopped nghttp2, when one did.
+    private var stopReason: String?
 
     init(configuration: HTTP2ClientConfiguration, authority: String) {
         self.configuration = configuration
@@ -66,7 +70,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         do {
             try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
         } catch {
-            failAll(RPCError(.unavailable, "HTTP/2 protocol error: \(error)"))
+            failAll(RPCError(.unavailable, "HTTP/2 protocol error: \(stopReason ?? "\(error)")"))
             context.close(promise: nil)
         }
     }
@@ -130,7 +134,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             call: call,
             compression: options.compression,
             maxMessageSize: configuration.maxReceiveMessageSize,
-            maxHeaderListSize: 64 * 1024
+            maxHeaderListSize: ClientStreamState.maxHeaderListSize
         )
         guard let id = session.submitRequest(headers: headers) else {
             throw RPCError(.unavailable, "the connection cannot open more streams")
@@ -237,13 +241,20 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 }
 
 extension ClientConnectionHandler: NGHTTP2SessionDelegate {
-    func session(beganFrame type: UInt8, flags: UInt8, streamID: Int32, length: Int) -> Bool { true }
+    func session(beganFrame type: UInt8, flags: UInt8, streamID: Int32, length: Int) -> Bool {
+        headerBlock.frameBegan(type: type, length: length)
+        return true
+    }
 
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         streams[streamID]?.beginHeaders()
     }
 
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
+        if let reason = headerBlock.field(nameCount: name.count, valueCount: value.count) {
+            stopReason = reason
+            return false
+        }
         streams[streamID]?.appendHeader(name: name, value: value)
         return true
     }

@@ -17,6 +17,9 @@ final class ClientStreamState {
     private(set) var finished = false
     var deadlineTimer: Scheduled<Void>?
 
+    /// The largest response header list kept (RFC 9113 size); past it the call fails.
+    static let maxHeaderListSize = 64 * 1024
+
     init(call: ClientCall, compression: CompressionAlgorithm, maxMessageSize: Int, maxHeaderListSize: Int) {
         self.call = call
         self.compression = compression

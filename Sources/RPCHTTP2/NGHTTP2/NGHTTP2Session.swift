@@ -303,7 +303,7 @@ private func headerCallback(
         value: UnsafeRawBufferPointer(start: value, count: valueLength),
         on: frame.pointee.hd.stream_id
     )
-    return accepted ? 0 : Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+    return accepted ? 0 : callbackFailure
 }
 
 private func frameReceivedCallback(

@@ -6,7 +6,7 @@ protocol NGHTTP2SessionDelegate: AnyObject {
     func session(beganFrame type: UInt8, flags: UInt8, streamID: Int32, length: Int) -> Bool
     /// A HEADERS frame opened a header block.
     func session(beganHeadersOn streamID: Int32, isRequest: Bool)
-    /// One header field; `false` resets the stream.
+    /// One header field; `false` ends the session (nghttp2 decodes none of the rest).
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool
     /// A whole frame arrived (for HEADERS: after its last CONTINUATION).
     func session(received frame: ReceivedFrame)

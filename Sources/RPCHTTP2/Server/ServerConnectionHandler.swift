@@ -49,6 +49,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var abuseReason: String?
     @exclusivity(unchecked) private var frameScanner = InboundFrameScanner()
     @exclusivity(unchecked) private var clientStreams = ClientStreamHistory()
+    @exclusivity(unchecked) private var headerBlock: HeaderBlockBudget
     /// A violation of the protocol that nghttp2 lets pass, found by a callback: the connection
     /// ends with its error code.
     @exclusivity(unchecked) private var protocolViolation: (errorCode: UInt32, reason: String)?
@@ -88,6 +89,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.refusal = refusal
         self.warnings = warnings
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
+        self.headerBlock = HeaderBlockBudget(limit: configuration.maxHeaderListSize)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
     }
 
@@ -429,6 +431,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         // longer needs, calls whose deadlines passed together) does not, so only those count.
         // nghttp2 ignores a reset of a stream already closed here.
         if abuseReason != nil { return false }  // found since the last frame
+        headerBlock.frameBegan(type: type, length: length)
         if type == FrameType.rstStream, streams[streamID]?.openedInRead != readCount { return true }
         if type == FrameType.headers, streams[streamID] == nil {
             switch clientStreams.judge(headersOn: streamID) {
@@ -456,6 +459,10 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     }
 
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
+        if let reason = headerBlock.field(nameCount: name.count, valueCount: value.count) {
+            abuseReason = reason
+            return false
+        }
         guard let stream = streams[streamID], !stream.started else { return true }  // trailers are ignored
         stream.headers.append(name: name, value: value)
         return true
