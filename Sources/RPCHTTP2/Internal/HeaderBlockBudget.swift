@@ -14,7 +14,7 @@ struct HeaderBlockBudget {
     private(set) var decoded = 0
 
     /// Past `farFactor × limit`, a block is not decoded further.
-    static let farFactor = 4
+    static let farFactor = 8
     /// A block over the limit that decodes to more than `maxExpansion` times its encoded
     /// size is not decoded further.
     static let maxExpansion = 32
