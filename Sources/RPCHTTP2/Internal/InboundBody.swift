@@ -8,6 +8,9 @@ struct InboundBody {
     /// Messages delivered so far.
     private(set) var messageCount = 0
 
+    /// Bytes received but not yet made into messages.
+    var bufferedByteCount: Int { deframer.bufferedByteCount }
+
     init(_ deframer: MessageDeframer) {
         self.deframer = deframer
     }

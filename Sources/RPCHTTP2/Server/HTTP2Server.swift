@@ -30,6 +30,8 @@ public final class HTTP2Server: Service, Sendable {
     private let warnings = WarningThrottle()
     private let state: Mutex<State>
     private let tasks = ConnectionTasks()
+    /// What all connections hold for unfinished calls (`HTTP2ServerConfiguration.maxBufferedBytes`).
+    private let bufferPool: BufferedBytesPool
 
     private struct State {
         var listener: (any Channel)?
@@ -57,6 +59,7 @@ public final class HTTP2Server: Service, Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.address = eventLoopGroup.any().makePromise()
         self.metrics = ServerMetrics(router: router)
+        self.bufferPool = BufferedBytesPool(limit: configuration.maxBufferedBytes)
         self.state = Mutex(State(admission: ConnectionAdmission(
             maxConnections: configuration.maxConnections, maxPerPeer: configuration.maxConnectionsPerPeer,
             maxRefusing: Self.maxRefusedConnections)))
@@ -192,7 +195,8 @@ public final class HTTP2Server: Service, Sendable {
             logger: logger,
             metrics: metrics,
             refusal: refusal,
-            warnings: warnings
+            warnings: warnings,
+            bufferPool: bufferPool
         )
         if let tls = configuration.tls {
             try channel.pipeline.syncOperations.addHandlers(

@@ -35,6 +35,26 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     public var connectionWindowSize: Int
     /// Buffered response bytes per stream above which a handler's writes wait. Default 64 KiB.
     public var streamWriteBufferSize: Int
+    /// Bytes one connection may hold for its unfinished calls: request bytes not yet made into
+    /// messages, and response bytes its client has not taken yet. Past it, new calls on the
+    /// connection are answered RESOURCE_EXHAUSTED (reason `bufferBudgetExceeded`) and its
+    /// largest calls are ended (RESOURCE_EXHAUSTED before their response starts, RST_STREAM
+    /// ENHANCE_YOUR_CALM after), so that no client pins more than this. Keep it above
+    /// `maxReceiveMessageSize`. Default 8 MiB.
+    public var maxBufferedBytesPerConnection: Int
+    /// Bytes all connections together may hold for unfinished calls, as for
+    /// `maxBufferedBytesPerConnection`, beyond the first 64 KiB of each connection (which small
+    /// calls never pass). A connection that needs more than the rest of it is treated as over
+    /// its own budget. Default 1 GiB.
+    public var maxBufferedBytes: Int
+    /// How long a request may take to arrive in full (to its END_STREAM), whatever its
+    /// `grpc-timeout`; past it the call ends with DEADLINE_EXCEEDED and its bytes are freed.
+    /// `nil`: no limit. Default 30 s.
+    public var requestBodyTimeout: Duration?
+    /// How long response bytes may wait with none taken by the client (a flow-control window
+    /// it never opens, a connection it does not read); past it the stream is reset (CANCEL)
+    /// and its bytes are freed. `nil`: no limit. Default 30 s.
+    public var sendStallTimeout: Duration?
     /// Interval between keepalive PINGs on a connection; `nil` disables them. Default 2 min.
     public var keepaliveInterval: Duration?
     /// How long a keepalive PING may stay unanswered before the connection is closed. Default 20 s.
@@ -71,6 +91,10 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
             streamWindowSize: 1024 * 1024,
             connectionWindowSize: 16 * 1024 * 1024,
             streamWriteBufferSize: 64 * 1024,
+            maxBufferedBytesPerConnection: 8 * 1024 * 1024,
+            maxBufferedBytes: 1024 * 1024 * 1024,
+            requestBodyTimeout: .seconds(30),
+            sendStallTimeout: .seconds(30),
             keepaliveInterval: .seconds(120),
             keepaliveTimeout: .seconds(20),
             idleTimeout: .seconds(300),

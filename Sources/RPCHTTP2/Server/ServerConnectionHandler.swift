@@ -76,10 +76,16 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var recentRoute: (path: String, route: Route)?
     /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
     @exclusivity(unchecked) private var readyInlineCalls: [ServerStreamState] = []
+    /// What the streams hold for their calls, against the connection's and the server's budgets.
+    @exclusivity(unchecked) private var buffered: BufferedBytes
+    /// When streams are swept for the request and send timeouts; `nil`: never.
+    private let watchSchedule: StreamWatchSchedule?
+    @exclusivity(unchecked) private var sweepTimer: Scheduled<Void>?
 
     init(
         configuration: HTTP2ServerConfiguration, router: Router, tasks: ConnectionTasks, logger: Logger,
-        metrics: ServerMetrics, refusal: ConnectionRefusal? = nil, warnings: WarningThrottle = WarningThrottle()
+        metrics: ServerMetrics, refusal: ConnectionRefusal? = nil, warnings: WarningThrottle = WarningThrottle(),
+        bufferPool: BufferedBytesPool? = nil
     ) {
         self.configuration = configuration
         self.router = router
@@ -91,6 +97,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
         self.headerBlock = HeaderBlockBudget(limit: configuration.maxHeaderListSize)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
+        self.buffered = BufferedBytes(
+            limit: configuration.maxBufferedBytesPerConnection,
+            pool: bufferPool ?? BufferedBytesPool(limit: configuration.maxBufferedBytes))
+        self.watchSchedule = StreamWatchSchedule(
+            requestBodyTimeout: configuration.requestBodyTimeout, sendStallTimeout: configuration.sendStallTimeout)
     }
 
     // MARK: Channel events
@@ -160,6 +171,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             return closeAbusive(reason)
         }
         answerReadyInlineCalls()
+        shedOverBudget()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -211,12 +223,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         stream.enqueue(
             message, session: session, initialMetadata: initialMetadata, writer: continuation,
             highWatermark: configuration.streamWriteBufferSize)
+        account(stream)
         scheduleFlush()
     }
 
     func finish(_ stream: ServerStreamState, lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
         guard let session, !closing, streams[stream.id] === stream else { return }
         stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, session: session)
+        account(stream)
         scheduleFlush()
     }
 
@@ -226,13 +240,16 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             return
         }
         stream.attach(source, initialMetadata: initialMetadata, session: session, highWatermark: configuration.streamWriteBufferSize)
+        account(stream)
         scheduleFlush()
     }
 
     private func pullSources(_ streamIDs: [Int32]) {
         guard let session, !closing else { return }
         for id in streamIDs {
-            streams[id]?.pullSource(session: session, highWatermark: configuration.streamWriteBufferSize)
+            guard let stream = streams[id] else { continue }
+            stream.pullSource(session: session, highWatermark: configuration.streamWriteBufferSize)
+            account(stream)
         }
         flush()
     }
@@ -256,6 +273,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     private func flush() {
         guard let session, let context, context.channel.isActive else { return }
+        shedOverBudget()
         if !closing {
             do {
                 if try session.write(to: context) { scheduleFlush() }
@@ -300,11 +318,15 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     private func tearDown() {
-        for stream in streams.values { stream.close() }
+        for stream in streams.values {
+            stream.close()
+            release(stream)
+        }
         metrics.streams.decrement(by: Double(streams.count))
         streams.removeAll()
         keepalive?.stop()
         idleTimer?.cancel()
+        sweepTimer?.cancel()
         graceTimer?.cancel()
         refusalTimer?.cancel()
         calls?.finish()
@@ -318,6 +340,97 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func releaseCallbacks() {
         keepalive = nil
         wakeQueue = nil
+    }
+
+    // MARK: What calls hold
+
+    /// Brings the connection's count of held bytes up to date with `stream`'s.
+    private func account(_ stream: ServerStreamState) {
+        let held = stream.heldBytes
+        guard held != stream.accountedBytes else { return }
+        buffered.change(by: held - stream.accountedBytes)
+        stream.accountedBytes = held
+        if held > 0 { armSweep() }
+    }
+
+    /// `stream` is gone: what it held is no longer the connection's.
+    private func release(_ stream: ServerStreamState) {
+        buffered.change(by: -stream.accountedBytes)
+        stream.accountedBytes = 0
+    }
+
+    /// The answer to a call that the buffer budgets refuse or end, naming the budget.
+    private var overBudgetTrailers: ResponseTrailers {
+        let (scope, limit) =
+            buffered.held > buffered.limit ? ("connection", buffered.limit) : ("server", buffered.pool.limit)
+        return ResponseTrailers(
+            code: .resourceExhausted,
+            message: "the \(scope) holds more bytes of unfinished calls than its budget of \(limit)",
+            detail: ErrorDetail(reason: "bufferBudgetExceeded", details: ["scope": .string(scope), "limit": .number(Double(limit))]))
+    }
+
+    /// While the connection holds more than its budgets allow, ends its largest calls.
+    private func shedOverBudget() {
+        guard buffered.isOverBudget, let session, !closing else { return }
+        while buffered.isOverBudget, let largest = streams.values.max(by: { $0.heldBytes < $1.heldBytes }), largest.heldBytes > 0 {
+            let trailers = overBudgetTrailers
+            warnings.warning(
+                "ending a call over the buffer budget", metadata: ["held": "\(largest.heldBytes)", "reason": "\(trailers.message)"],
+                on: logger)
+            metrics.endedEarly(.bufferBudget)
+            largest.abandon(trailers: trailers, resetCode: HTTP2ErrorCode.enhanceYourCalm, session: session)
+            account(largest)
+        }
+        scheduleFlush()
+    }
+
+    /// Sweeps the streams once `watchSchedule.interval` has passed, unless a sweep is due already.
+    private func armSweep() {
+        guard sweepTimer == nil, let schedule = watchSchedule, let context, !closing else { return }
+        sweepTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(schedule.interval)) { [self] in
+            sweepTimer = nil
+            sweep(schedule)
+        }
+    }
+
+    /// Ends the calls whose request or response timed out (`StreamWatch`); sweeps again while
+    /// a request is open or response bytes wait.
+    private func sweep(_ schedule: StreamWatchSchedule) {
+        guard let session, !closing else { return }
+        var watching = false
+        for stream in streams.values {
+            let requestOpen = !stream.clientEnded
+            let expiry = stream.watch.sweep(
+                requestOpen: requestOpen, responseWaiting: stream.responseWaiting,
+                requestSweeps: schedule.requestSweeps, stallSweeps: schedule.stallSweeps)
+            switch expiry {
+            case .requestTimedOut? where !stream.started:
+                // Its header block never ended, and nothing else may come on the connection until it does.
+                return closeAbusive("request headers incomplete for \(configuration.requestBodyTimeout ?? .zero)")
+            case .requestTimedOut?:
+                if stream.responseComplete {
+                    // Answered in full: the client is told to stop sending, without error (RFC 9113 §8.1).
+                    session.submitReset(streamID: stream.id, errorCode: HTTP2ErrorCode.noError)
+                } else {
+                    metrics.endedEarly(.requestTimeout)
+                    let timeout = configuration.requestBodyTimeout ?? .zero
+                    let trailers = ResponseTrailers(
+                        code: .deadlineExceeded, message: "the request did not arrive in full within \(timeout)")
+                    stream.abandon(trailers: trailers, resetCode: HTTP2ErrorCode.cancel, session: session)
+                    account(stream)
+                }
+            case .sendStalled?:
+                metrics.endedEarly(.sendStall)
+                let timeout = configuration.sendStallTimeout ?? .zero
+                let trailers = ResponseTrailers(code: .cancelled, message: "the client took no response byte for \(timeout)")
+                stream.abandon(trailers: trailers, resetCode: HTTP2ErrorCode.cancel, session: session)
+                account(stream)
+            case nil:
+                watching = watching || requestOpen || stream.responseWaiting
+            }
+        }
+        if watching { armSweep() }
+        flush()
     }
 
     // MARK: Timers and graceful shutdown
@@ -456,6 +569,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             timed: metrics.isRecording || accessLog != nil, accessLog: accessLog))
         metrics.streams.increment()
         idleSince = nil
+        armSweep()
     }
 
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
@@ -491,6 +605,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             return
         }
         session.consume(streamID: streamID, count: stream.receiveData(bytes))
+        account(stream)
         queueInlineAnswer(for: stream)
     }
 
@@ -512,6 +627,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         guard let session, let wakeQueue, !closing else { return }
         for stream in readyInlineCalls {
             stream.answerInlineCall(session: session, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
+            account(stream)
         }
     }
 
@@ -522,14 +638,17 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         // Bytes the call never read still hold the connection's window: give it back.
         session?.consume(streamID: streamID, count: stream.takeWithheldBytes())
         stream.close()
+        release(stream)
         if streams.isEmpty { armIdleTimer() }
     }
 
     func session(readDataFor streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> DataRead {
         guard let session, let stream = streams[streamID] else { return .bytes(count: 0, endOfData: true, endStream: true) }
-        return stream.readData(
+        let read = stream.readData(
             into: buffer, session: session, lowWatermark: configuration.streamWriteBufferSize / 2,
             highWatermark: configuration.streamWriteBufferSize)
+        account(stream)
+        return read
     }
 
     private func startCall(on stream: ServerStreamState) {
@@ -548,6 +667,10 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         }
         if callRate?.admit() == false, let trailers = callRate?.refusal {
             answer(stream, RequestValidation.refuse(headers, with: trailers), path: headers.path, session: session)
+            return
+        }
+        if buffered.isOverBudget {
+            answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers), path: headers.path, session: session)
             return
         }
         switch RequestValidation.validate(headers, router: router, peer: peer, recentRoute: recentRoute) {

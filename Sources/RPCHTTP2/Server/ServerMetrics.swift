@@ -11,6 +11,8 @@ import Synchronization
 /// - `rpc_server_connections`, `rpc_server_streams`: connections and streams open now.
 /// - `rpc_server_connections_refused_total{reason}`: connections refused by a connection
 ///   limit, `reason` being `server_limit` or `peer_limit`.
+/// - `rpc_server_calls_ended_early_total{reason}`: calls the server ended to free what they
+///   held, `reason` being `buffer_budget`, `request_timeout` or `send_stall`.
 ///
 /// The table of methods is made with the server, with the factory in force then; a method's
 /// handles once, the first time it records; a call finds its method by `Route.index`, not by
@@ -24,6 +26,7 @@ final class ServerMetrics: Sendable {
     let isRecording: Bool
     private let refusedForServerLimit: Counter
     private let refusedForPeerLimit: Counter
+    private let endedEarly: [EarlyEnd: Counter]
     /// By `Route.index`.
     private let methods: [MethodMetrics]
     private let methodsByPath: [String: MethodMetrics]
@@ -37,6 +40,9 @@ final class ServerMetrics: Sendable {
             label: "rpc_server_connections_refused_total", dimensions: [("reason", "server_limit")], factory: factory)
         refusedForPeerLimit = Counter(
             label: "rpc_server_connections_refused_total", dimensions: [("reason", "peer_limit")], factory: factory)
+        endedEarly = Dictionary(uniqueKeysWithValues: EarlyEnd.allCases.map { reason in
+            (reason, Counter(label: "rpc_server_calls_ended_early_total", dimensions: [("reason", reason.rawValue)], factory: factory))
+        })
         let routes = router.methods.compactMap { router.route(for: $0.path) }.sorted { $0.index < $1.index }
         precondition(routes.map(\.index) == Array(routes.indices), "route indices are not dense")
         methods = routes.map { MethodMetrics(method: $0.descriptor.path, factory: factory) }
@@ -52,6 +58,18 @@ final class ServerMetrics: Sendable {
     /// The metrics of the method at `path`, for a call answered before it was routed.
     func method(forPath path: String) -> MethodMetrics {
         methodsByPath[path] ?? unknownMethod
+    }
+
+    /// Why the server ended a call early.
+    enum EarlyEnd: String, CaseIterable {
+        case bufferBudget = "buffer_budget"
+        case requestTimeout = "request_timeout"
+        case sendStall = "send_stall"
+    }
+
+    /// Counts a call the server ended early.
+    func endedEarly(_ reason: EarlyEnd) {
+        endedEarly[reason]?.increment()
     }
 
     /// Counts a connection refused by `refusal`.

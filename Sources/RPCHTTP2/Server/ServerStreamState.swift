@@ -25,6 +25,11 @@ final class ServerStreamState {
     let openedInRead: UInt64
     @exclusivity(unchecked) private(set) var finished = false
     @exclusivity(unchecked) private var requestEnded = false
+    /// Whether the client ended its side of the stream (END_STREAM).
+    @exclusivity(unchecked) private(set) var clientEnded = false
+    /// The bytes the connection counts this stream as holding (see `heldBytes`).
+    @exclusivity(unchecked) var accountedBytes = 0
+    @exclusivity(unchecked) var watch = StreamWatch()
     @exclusivity(unchecked) private var deadlineTimer: Scheduled<Void>?
     /// The pulled source of the rest of the response, once the call attached one.
     @exclusivity(unchecked) private var source: (any ResponseSource)?
@@ -60,6 +65,16 @@ final class ServerStreamState {
 
     /// Whether a handler is attached and the stream still carries its call.
     var isActive: Bool { call != nil && !finished }
+
+    /// Bytes the stream holds for its call: request bytes not yet made into messages and
+    /// response bytes not yet sent.
+    var heldBytes: Int { (inbound?.bufferedByteCount ?? 0) + outbound.count }
+
+    /// Whether response bytes wait to be sent.
+    var responseWaiting: Bool { !outbound.isEmpty }
+
+    /// Whether the whole response went to nghttp2, trailers included.
+    var responseComplete: Bool { finished && trailers == nil && outbound.isEmpty }
 
     // MARK: Request side
 
@@ -124,6 +139,7 @@ final class ServerStreamState {
 
     /// The client half-closed the stream.
     func receiveEndOfStream() {
+        clientEnded = true
         guard inbound != nil, !requestEnded else { return }
         do {
             try inbound?.checkEndOfStream()
@@ -305,6 +321,7 @@ final class ServerStreamState {
             pullSource(session: session, highWatermark: highWatermark)
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
+        if count > 0 { watch.sent() }
         if outbound.isEmpty, let trailers {
             if trailers.isPlainOK {
                 session.submitTrailers(streamID: id, prepared: Self.okTrailers)
@@ -315,6 +332,32 @@ final class ServerStreamState {
             return .bytes(count: count, endOfData: true, endStream: false)
         }
         return outbound.answer(count)
+    }
+
+    /// Ends the call before its time and lets go of the bytes it holds: `trailers` answer it
+    /// when its response has not started (trailers-only), RST_STREAM `resetCode` otherwise.
+    func abandon(trailers: ResponseTrailers, resetCode: UInt32, session: NGHTTP2Session) {
+        if !finished && !responseStarted {
+            finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, session: session)
+        } else {
+            session.submitReset(streamID: id, errorCode: resetCode)
+            if !finished {
+                finished = true
+                deadlineTimer?.cancel()
+                recordEnd(trailers.code)
+            }
+        }
+        let error = RPCError(trailers.code, trailers.message)
+        releaseSource()
+        inline = nil
+        // Credit withheld for unread messages goes back with them, or the connection's window shrinks for good.
+        session.consume(streamID: id, count: takeWithheldBytes())
+        inbound = nil
+        outbound.removeAll()
+        outbound.failWriter(error)
+        self.trailers = nil
+        if !requestEnded { endRequest(error) }
+        call?.abort.fire()
     }
 
     /// The stream is gone (reset, closed, connection lost): stop the call.
