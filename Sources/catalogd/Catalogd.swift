@@ -100,6 +100,27 @@ struct Catalogd: AsyncParsableCommand {
     @Option(help: "Largest request header list in bytes.")
     var maxHeaderListSize: Int = HTTP2ServerConfiguration.defaults.maxHeaderListSize
 
+    @Option(
+        help: """
+            Bytes one connection may hold for its unfinished calls (request bytes not yet read in full, response \
+            bytes its client has not taken); past it its largest calls end RESOURCE_EXHAUSTED (reason \
+            bufferBudgetExceeded) and new ones are refused. More than --max-message-size.
+            """)
+    var maxBufferedBytesPerConnection: Int = HTTP2ServerConfiguration.defaults.maxBufferedBytesPerConnection
+
+    @Option(help: "Bytes all connections together may hold for unfinished calls, beyond each one's first 64 KiB; as above.")
+    var maxBufferedBytes: Int = HTTP2ServerConfiguration.defaults.maxBufferedBytes
+
+    @Option(
+        help: """
+            Seconds a request may take to arrive in full, whatever its grpc-timeout; past it the call ends \
+            DEADLINE_EXCEEDED (0: no limit).
+            """)
+    var requestBodyTimeoutSeconds: Double = 30
+
+    @Option(help: "Seconds response bytes may wait with none taken by the client; past it the stream is reset (0: no limit).")
+    var sendStallTimeoutSeconds: Double = 30
+
     @Option(help: "Seconds between keepalive PINGs (0: none).")
     var keepaliveSeconds: Int = 120
 
@@ -150,6 +171,11 @@ struct Catalogd: AsyncParsableCommand {
         guard maxConnections >= 1, maxConnectionsPerPeer >= 1 else {
             throw ValidationError("--max-connections and --max-connections-per-peer must be at least 1")
         }
+        guard maxBufferedBytesPerConnection > maxMessageSize, maxBufferedBytes >= 0 else {
+            throw ValidationError("--max-buffered-bytes-per-connection must be more than --max-message-size (\(maxMessageSize))")
+        }
+        let requestBodyTimeout = try Self.timeout(requestBodyTimeoutSeconds, flag: "--request-body-timeout-seconds")
+        let sendStallTimeout = try Self.timeout(sendStallTimeoutSeconds, flag: "--send-stall-timeout-seconds")
         let metricsListen = try (metricsAddress ?? environment["CATALOG_METRICS_ADDRESS"]).map(ListenAddress.init(parsing:))
         // Before the server is made: its metrics are made with the factory in force then.
         let metricsEndpoint = metricsListen.map { MetricsEndpoint(registry: PrometheusMetrics.bootstrap(), address: $0) }
@@ -214,6 +240,10 @@ struct Catalogd: AsyncParsableCommand {
         configuration.maxConnectionsPerPeer = maxConnectionsPerPeer
         configuration.maxCallRate = maxCallRate.limit
         configuration.maxHeaderListSize = maxHeaderListSize
+        configuration.maxBufferedBytesPerConnection = maxBufferedBytesPerConnection
+        configuration.maxBufferedBytes = maxBufferedBytes
+        configuration.requestBodyTimeout = requestBodyTimeout
+        configuration.sendStallTimeout = sendStallTimeout
         configuration.keepaliveInterval = keepaliveSeconds > 0 ? .seconds(keepaliveSeconds) : nil
         configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
         configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
@@ -309,6 +339,14 @@ struct Catalogd: AsyncParsableCommand {
     static func transport(_ tls: ServerTLS?) -> String {
         guard let tls else { return "plaintext" }
         return tls.clientCAFile == nil ? "TLS" : "TLS, client certificates required"
+    }
+
+    /// A timeout given in seconds: `nil` for 0 (none).
+    static func timeout(_ seconds: Double, flag: String) throws -> Duration? {
+        guard seconds.isFinite, seconds >= 0, seconds <= 365 * 24 * 3600 else {
+            throw ValidationError("\(flag) must be 0 (none) to one year in seconds, not \(seconds)")
+        }
+        return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : nil
     }
 
     /// Whether an environment flag is on: `1`, `true` or `yes`.
