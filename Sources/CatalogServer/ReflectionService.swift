@@ -2,7 +2,7 @@ import CatalogAPI
 import RPCCore
 
 /// Serves `catalog.v1.Reflection`: `Describe {}` answers the contract document that
-/// `Schema/catalog.v1.json` holds. No token needed.
+/// `Schema/catalog.v1.json` holds, encoded once per codec and answered inline. No token needed.
 public struct ReflectionService: RPCService {
     private let document: ContractDocument
 
@@ -12,6 +12,11 @@ public struct ReflectionService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(Reflection.describe) { [document] _, _ in document }
+        // Encoded once per codec: anyone may call Describe, and the document is large.
+        let encoded = EncodedMessageCache<ObjectIdentifier, ContractDocument>(capacity: 4)
+        router.registerInlineEncoded(Reflection.describe) { [document] _, context in
+            let codec = context.contentType.codec
+            return try encoded.encoded(document, for: ObjectIdentifier(type(of: codec)), codec: codec)
+        }
     }
 }
