@@ -2,8 +2,9 @@
 # setup.sh: idempotent machine setup for building, testing and benchmarking catalog.
 #   1. apt: libnghttp2, nghttp2 tools (h2load, nghttp, nghttpd), pkg-config, zlib, SQLite headers,
 #      tmux (the CLI's terminal tests); apt is skipped entirely when every package is already installed.
-#   2. pip: Tests/requirements.txt (grpcio for the interop tests, PyYAML to read the CLI's YAML);
-#      skipped when the pinned grpcio version and PyYAML already import.
+#   2. pip: Tests/requirements.txt (grpcio for the interop tests, PyYAML to read the CLI's YAML,
+#      h2 for the tests that play a hostile HTTP/2 client); skipped when the pinned grpcio
+#      version, PyYAML and h2 already import.
 # Uses sudo only when not root and sudo exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,9 +28,9 @@ fi
 
 want=$(sed -n 's/^grpcio==//p' Tests/requirements.txt)
 have=$(python3 -c 'import grpc; print(grpc.__version__)' 2>/dev/null || true)
-if [ "$have" != "$want" ] || ! python3 -c 'import yaml' 2>/dev/null; then
+if [ "$have" != "$want" ] || ! python3 -c 'import yaml, h2' 2>/dev/null; then
   echo "setup: pip install -r Tests/requirements.txt (grpcio ${have:-absent} -> $want)"
   python3 -m pip install --quiet -r Tests/requirements.txt
 else
-  echo "setup: grpcio $have and PyYAML already installed"
+  echo "setup: grpcio $have, PyYAML and h2 already installed"
 fi
