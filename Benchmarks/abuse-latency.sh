@@ -21,7 +21,7 @@
 # before session 6 (on 2 cores the attackers then take more than a core from the rest).
 # CATALOGD=path runs that catalogd binary instead of the one built here (to compare two builds).
 # Environment (defaults): PORT=50051 PHASE_S=4 ROUNDS=3 ATTACKERS=2 LANES=2 INTERVAL_MS=2 ISOLATE=1
-#   ATTACKS=rapid-reset,ping-flood,settings-flood,continuation-flood,oversized-headers,slow-reader,connection-churn,empty-frames
+#   ATTACKS=rapid-reset,ping-flood,settings-flood,continuation-flood,oversized-headers,slow-reader,connection-churn,empty-frames,hpack-bomb
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 PORT=${PORT:-50051} PHASE_S=${PHASE_S:-4} ROUNDS=${ROUNDS:-3} ATTACKERS=${ATTACKERS:-2} LANES=${LANES:-2}

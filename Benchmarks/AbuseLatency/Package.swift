@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Honest clients' unary latency while one attacker at a time abuses the HTTP/2 layer (rapid
-// reset, PING/SETTINGS/CONTINUATION floods, oversized headers, a slow reader, connection
-// churn); its own package so that the main build stays lean. Run with
+// reset, PING/SETTINGS/CONTINUATION floods, oversized headers, an HPACK bomb, empty frames, a
+// slow reader, connection churn); its own package so that the main build stays lean. Run with
 // `Benchmarks/abuse-latency.sh`.
 let package = Package(
     name: "abuse-latency-benchmark",

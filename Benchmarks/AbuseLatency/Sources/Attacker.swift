@@ -3,6 +3,8 @@ import Foundation
 /// What the server did to one phase's attacker connections.
 struct AttackerTally: Sendable {
     var connections = 0
+    /// Calls sent whole (see `Attack.play`).
+    var requests = 0
     /// GOAWAY frames received (slow readers and churners never read, so see none).
     var goAways = 0
     var closedByServer = 0
@@ -13,7 +15,7 @@ struct AttackerTally: Sendable {
 
     static func + (lhs: Self, rhs: Self) -> Self {
         AttackerTally(
-            connections: lhs.connections + rhs.connections, goAways: lhs.goAways + rhs.goAways,
+            connections: lhs.connections + rhs.connections, requests: lhs.requests + rhs.requests, goAways: lhs.goAways + rhs.goAways,
             closedByServer: lhs.closedByServer + rhs.closedByServer, stalled: lhs.stalled + rhs.stalled,
             failedConnects: lhs.failedConnects + rhs.failedConnects)
     }
@@ -49,7 +51,7 @@ enum Attacker {
                 continue
             }
             tally.connections += 1
-            attack.play(on: socket, until: deadline)
+            tally.requests += attack.play(on: socket, until: deadline)
             tally.goAways += socket.scanner.goAways
             switch socket.state {
             case .open: break

@@ -62,7 +62,8 @@ enum Frames {
         fields.flatMap { name, value in [0x00] + hpackString(name) + hpackString(value) }
     }
 
-    private static func hpackString(_ string: String) -> [UInt8] {
+    /// An HPACK string literal (RFC 7541 §5.2), no Huffman coding.
+    static func hpackString(_ string: String) -> [UInt8] {
         let bytes = Array(string.utf8)
         return hpackInteger(bytes.count, prefixBits: 7) + bytes
     }

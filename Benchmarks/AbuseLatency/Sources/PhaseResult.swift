@@ -35,7 +35,8 @@ struct PhaseResult: Sendable {
         }
         if let tally {
             fields += [
-                #""attacker_connections":\#(tally.connections)"#, #""closed_by_server":\#(tally.closedByServer)"#,
+                #""attacker_connections":\#(tally.connections)"#, #""attacker_requests":\#(tally.requests)"#,
+                #""closed_by_server":\#(tally.closedByServer)"#,
                 #""goaways":\#(tally.goAways)"#, #""stalled":\#(tally.stalled)"#,
                 #""failed_connects":\#(tally.failedConnects)"#,
             ]
