@@ -141,7 +141,17 @@ let package = Package(
         ),
         .target(
             name: "FuzzTargets",
-            dependencies: ["RPCCore", "CatalogAPI"],
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2",
+                "CatalogAPI",
+                "CatalogServer",
+                "CatalogStoreSQLite",
+                "CNGHTTP2",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/FuzzTargets"
         ),
         .target(

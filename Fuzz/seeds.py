@@ -56,3 +56,50 @@ with open(dict_path, "w") as out:
         out.write(json.dumps(token) + "\n")
     for name in sorted(names):
         out.write(json.dumps('"' + name + '":') + "\n")
+
+# The connection fuzzer's seeds (FUZZ_TARGET=connection): with CONNECTION_DIR and
+# CONNECTION_DICT, one input per method (an even first byte: the client preface is prepended),
+# each a SETTINGS frame, then HEADERS and DATA of a call with the method's example request;
+# then every call in one connection, and a few variants (a deadline, gzip, a Watch).
+if len(sys.argv) > 5:
+    connection_corpus, connection_dict = sys.argv[4:6]
+    os.makedirs(connection_corpus, exist_ok=True)
+
+    def h2_frame(kind, flags, stream, payload):
+        return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+    def literal(name, value):
+        name, value = name.encode(), value.encode()
+        assert len(name) < 127 and len(value) < 127
+        return bytes([0, len(name)]) + name + bytes([len(value)]) + value
+
+    def call(stream, path, body, extra=(), compressed=False):
+        fields = [(":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
+                  ("content-type", "application/grpc"), ("te", "trailers")] + list(extra)
+        block = b"".join(literal(n, v) for n, v in fields)
+        payload = gzip.compress(body) if compressed else body
+        return h2_frame(1, 4, stream, block) + h2_frame(0, 1, stream, frame(payload, compressed))
+
+    settings = h2_frame(4, 0, 0, b"")
+    everything = settings
+    for i, method in enumerate(methods):
+        body = json.dumps(example(method["request"]), ensure_ascii=False).encode()
+        open(os.path.join(connection_corpus, f"call-{i:02d}"), "wb").write(bytes([2 * i]) + settings + call(1, method["path"], body))
+        everything += call(2 * i + 1, method["path"], body)
+    open(os.path.join(connection_corpus, "every-call"), "wb").write(bytes([0]) + everything)
+    watch = '{"filterId":"categories"}'.encode()
+    variants = {
+        "watch": call(1, "/catalog.v1.Filters/Watch", watch),
+        "deadline": call(1, "/grpc.health.v1.Health/Check", b"{}", [("grpc-timeout", "5m")]),
+        "gzip": call(1, "/grpc.health.v1.Health/Check", b"{}", [("grpc-encoding", "gzip"), ("grpc-accept-encoding", "gzip")], True),
+    }
+    for name, calls in variants.items():
+        open(os.path.join(connection_corpus, name), "wb").write(bytes([4]) + settings + calls)
+    with open(connection_dict, "w") as out:
+        tokens = [":method", "POST", ":path", ":scheme", ":authority", "content-type", "application/grpc",
+                  "application/grpc+json", "te", "trailers", "grpc-timeout", "grpc-encoding", "gzip",
+                  "authorization", "Bearer "] + [m["path"] for m in methods]
+        for token in tokens:
+            out.write(json.dumps(token) + "\n")
+        for kind in range(10):
+            out.write('"\\x%02x\\x00\\x00\\x00\\x01"\n' % kind)

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# fuzz.sh [SECONDS]: builds Fuzz/ with libFuzzer and AddressSanitizer, then fuzzes the message
-# deframer and the JSON decoding of every request of the contract for SECONDS (default 60).
-# Seeds and a dictionary come from Schema/catalog.v1.json, plus every input in Fuzz/Regressions.
-# On a crash it exits non-zero and prints the input (base64): add it to Fuzz/Regressions, where
-# `swift test` replays it (FuzzRegressionTests), then fix the code.
+# fuzz.sh [SECONDS]: builds Fuzz/ with libFuzzer and AddressSanitizer, then fuzzes for SECONDS
+# (default 60) each: the message deframer and the JSON decoding of every request of the contract,
+# then a whole server connection (FUZZ_TARGET=connection: nghttp2, the connection handler and
+# catalogd's router in memory). Seeds and dictionaries come from Schema/catalog.v1.json, plus
+# every input in Fuzz/Regressions (connection-* for the connection). On a crash it exits
+# non-zero and prints the input (base64): add it to Fuzz/Regressions, where `swift test`
+# replays it (FuzzRegressionTests), then fix the code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -15,13 +17,21 @@ printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$(dirname "$(read
   > "$work/toolset.json"
 swift build --package-path Fuzz -c release --toolset "$work/toolset.json" \
   -Xswiftc -sanitize=fuzzer,address --product fuzz-rpc
-python3 Fuzz/seeds.py Schema/catalog.v1.json "$work/seeds" "$work/dictionary"
-cp Fuzz/Regressions/* "$work/seeds/"
-mkdir "$work/corpus" "$work/crashes"
+python3 Fuzz/seeds.py Schema/catalog.v1.json "$work/seeds" "$work/dictionary" "$work/connection-seeds" "$work/connection-dictionary"
+for input in Fuzz/Regressions/*; do
+  case "$(basename "$input")" in
+    connection-*) cp "$input" "$work/connection-seeds/" ;;
+    *) cp "$input" "$work/seeds/" ;;
+  esac
+done
+mkdir "$work/corpus" "$work/connection-corpus" "$work/crashes"
 
 status=0
 Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
   -dict="$work/dictionary" -artifact_prefix="$work/crashes/" "$work/corpus" "$work/seeds" || status=$?
+FUZZ_TARGET=connection Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=32768 \
+  -rss_limit_mb=1024 -malloc_limit_mb=64 -print_final_stats=1 -dict="$work/connection-dictionary" \
+  -artifact_prefix="$work/crashes/connection-" "$work/connection-corpus" "$work/connection-seeds" || status=$?
 for crash in "$work"/crashes/*; do
   [ -e "$crash" ] || continue
   echo "fuzz: $(basename "$crash") (base64): $(base64 -w0 "$crash")"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test.sh [swift test args...]: sets up the machine, builds everything including the tests, then
 # runs every test suite with `swift test`, the soak test (SoakTests) on its own afterwards so that
-# its load does not slow the other suites, then fuzzes the deframer and request decoding for
-# FUZZ_SECONDS (default 60; scripts/fuzz.sh). Extra arguments go to `swift test` and skip the
-# soak and the fuzzing, e.g. `scripts/test.sh --filter RPCCoreTests`.
+# its load does not slow the other suites, then fuzzes the deframer and request decoding, then a
+# whole server connection, for FUZZ_SECONDS each (default 60; scripts/fuzz.sh). Extra arguments
+# go to `swift test` and skip the soak and the fuzzing, e.g. `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
 # suite starts a server or a process in most of its ~700 tests at the same moment, and on two
@@ -45,5 +45,5 @@ fi
 run_tests --skip SoakTests
 echo "== soak test, ${CATALOG_SOAK_SECONDS:-40} s a round"
 run_tests --filter SoakTests
-echo "== fuzz for ${FUZZ_SECONDS:-60} s"
+echo "== fuzz for ${FUZZ_SECONDS:-60} s a target"
 scripts/fuzz.sh "${FUZZ_SECONDS:-60}"

@@ -10,6 +10,9 @@ struct FuzzRegressionTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz/Regressions")
 
+    /// The connection target's filters, loaded once.
+    static let connectionPrepared = Task { try await ConnectionFuzzTarget.prepare() }
+
     static let inputs: [String] = (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
 
     @Test("the regression corpus is there")
@@ -18,8 +21,13 @@ struct FuzzRegressionTests {
     }
 
     @Test("each input is handled as promised", arguments: inputs)
-    func replay(name: String) throws {
+    func replay(name: String) async throws {
         let bytes = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(name)))
-        #expect(throws: Never.self) { try FuzzTargets.run(bytes) }
+        if name.hasPrefix("connection-") {
+            try await Self.connectionPrepared.value
+            #expect(throws: Never.self) { try ConnectionFuzzTarget.run(bytes) }
+        } else {
+            #expect(throws: Never.self) { try FuzzTargets.run(bytes) }
+        }
     }
 }

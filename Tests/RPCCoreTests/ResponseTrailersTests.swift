@@ -83,7 +83,7 @@ struct ResponseTrailersTests {
         #expect(parsed.error?.code == .internalError)
     }
 
-    @Test("reads a non-numeric grpc-status as INTERNAL", arguments: ["abc", "", "1.0", "OK", " 0"])
+    @Test("reads a non-numeric grpc-status, or one past 64 bits, as INTERNAL", arguments: ["abc", "", "1.0", "OK", " 0", "99999999999999999999", "-99999999999999999999"])
     func nonNumericStatus(value: String) {
         let parsed = ResponseTrailers(headerFields: [(name: "grpc-status", value: value)])
         #expect(parsed.code == .internalError)

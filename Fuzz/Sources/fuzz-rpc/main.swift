@@ -1,3 +1,4 @@
+import Dispatch
 import FuzzTargets
 
 #if canImport(Glibc)
@@ -12,11 +13,30 @@ func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
+/// The target, chosen by the environment: `FUZZ_TARGET=connection` fuzzes a whole server
+/// connection (`ConnectionFuzzTarget`); anything else, the deframer and requests' JSON (`FuzzTargets`).
+let fuzzesConnection = getenv("FUZZ_TARGET").map { String(cString: $0) } == "connection"
+let target: ([UInt8]) throws(FuzzFailure) -> Void = fuzzesConnection ? ConnectionFuzzTarget.run : FuzzTargets.run
+
+if fuzzesConnection {
+    // The main thread is not one of Swift's concurrency threads: waiting here blocks none of them.
+    let prepared = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            try await ConnectionFuzzTarget.prepare()
+        } catch {
+            fatalError("cannot prepare the connection target: \(error)")
+        }
+        prepared.signal()
+    }
+    prepared.wait()
+}
+
 /// One input: a broken promise of the code under test stops the process, so libFuzzer keeps
 /// the input as a crasher.
 let fuzzOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt = { data, size in
     do {
-        try FuzzTargets.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        try target(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     } catch {
         fatalError("\(error)")
     }
