@@ -13,7 +13,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
     /// Read-only connections of their own for `pointRead`, outside the pool (see there).
     private let pointReaders: PointReaders
-    private let checkpointer: WALCheckpointer
+    /// Runs the WAL checkpoints; every checkpoint goes through it.
+    let checkpointer: WALCheckpointer
     /// Counts the writer's jobs, so a short write can run on its caller (see `writeNowOrLater`).
     let writerGate = WriterGate()
     /// Every category, kept between writes to them (see `allCategories`).
