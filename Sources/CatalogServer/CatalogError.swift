@@ -130,4 +130,11 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     public static func storage(_ message: String) -> CatalogError {
         CatalogError(.internalError, "storage failure: \(message)", reason: "storage")
     }
+
+    /// RESOURCE_EXHAUSTED `storageFull`: the file system holding the catalog is out of space,
+    /// so the write was not made.
+    public static var storageFull: CatalogError {
+        CatalogError(
+            .resourceExhausted, "the disk holding the catalog is full: nothing was written", reason: "storageFull")
+    }
 }

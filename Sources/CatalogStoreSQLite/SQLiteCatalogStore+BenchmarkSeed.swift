@@ -51,7 +51,7 @@ extension SQLiteCatalogStore {
                 return summary
             }
         } catch {
-            throw Self.mapError(error)
+            throw storeError(error)
         }
     }
 
