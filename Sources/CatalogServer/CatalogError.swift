@@ -131,6 +131,15 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
         CatalogError(.internalError, "storage failure: \(message)", reason: "storage")
     }
 
+    /// UNAVAILABLE `databaseMoved`: the database file was deleted, moved or replaced while the
+    /// server had it open, so the write was not made (it would have gone to a file nobody
+    /// opens again). Nothing the client can change: the server needs its file back and a restart.
+    public static var databaseMoved: CatalogError {
+        CatalogError(
+            .unavailable, "the catalog's database file was deleted, moved or replaced while in use: nothing was written",
+            reason: "databaseMoved")
+    }
+
     /// RESOURCE_EXHAUSTED `storageFull`: the file system holding the catalog is out of space,
     /// so the write was not made.
     public static var storageFull: CatalogError {

@@ -12,7 +12,9 @@ import Synchronization
 /// what the real call would.
 ///
 /// A failure of SQLite itself is logged at error level with its cause and answered INTERNAL
-/// `storage`, or RESOURCE_EXHAUSTED `storageFull` when the file system is out of space.
+/// `storage`, or RESOURCE_EXHAUSTED `storageFull` when the file system is out of space. Once
+/// the database file is deleted, moved or replaced under it, every write is UNAVAILABLE
+/// `databaseMoved` and reads answer from the connections still open (see `DatabaseFileGuard`).
 public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
     let logger: Logger
@@ -49,6 +51,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
+            DatabaseFileGuard.install(on: database, logger: logger)
             pointReaders = try PointReaders(
                 path: path, configuration: configuration, count: ProcessInfo.processInfo.activeProcessorCount)
             checkpointer = try WALCheckpointer(path: path, writer: database, gate: writerGate, configuration: configuration)

@@ -60,4 +60,49 @@ struct StorageFailureTests {
             #expect(FileSystemSpace.isFull(at: filler))
         }
     }
+
+    /// How a test takes the database file away from a running store.
+    enum FileLoss: String, CaseIterable, Sendable {
+        case deleted, renamed, replacedByACopy
+
+        func apply(to path: String) throws {
+            let files = FileManager.default
+            switch self {
+            case .deleted:
+                try files.removeItem(atPath: path)
+            case .renamed:
+                try files.moveItem(atPath: path, toPath: path + ".moved")
+            case .replacedByACopy:
+                try files.copyItem(atPath: path, toPath: path + ".copy")
+                try files.removeItem(atPath: path)
+                try files.moveItem(atPath: path + ".copy", toPath: path)
+            }
+        }
+    }
+
+    @Test(
+        "once the database file is gone, every write is UNAVAILABLE databaseMoved, logged once, and reads go on",
+        arguments: FileLoss.allCases)
+    func databaseFileGone(_ loss: FileLoss) async throws {
+        let log = InMemoryLogHandler()
+        let store = try makeStore(logger: log.logger)
+        let acknowledged = try await store.createItem(ItemDraft(title: "acknowledged"))
+        _ = try await snapshot(store)  // a reader connection opened, as on a server that served reads
+        try loss.apply(to: store.database.path)
+
+        let refused = try await expectFailure(store, "databaseMoved") { () async throws(CatalogError) in
+            try await store.createItem(ItemDraft(title: "refused"))
+        }
+        #expect(refused?.rpcError.code == .unavailable)
+        let inline = await withCheckedContinuation { answered in
+            store.updateFilter(FilterRules.builtinFilterID, .togglePresentation) { answered.resume(returning: $0) }
+        }
+        #expect(throws: CatalogError.databaseMoved) { try inline.get() }
+        let errors = log.entries.filter { $0.level == .error }
+        #expect(errors.count == 1, "\(errors)")
+
+        #expect(try store.item(id: acknowledged.id).title == "acknowledged")
+        let listed = try await store.listItems(ItemQuery(pageSize: 50))
+        #expect(listed.items.map(\.title) == ["acknowledged"])
+    }
 }
