@@ -1,5 +1,6 @@
 import CatalogAPI
 import CatalogServer
+import Foundation
 import Testing
 
 /// A text field with a limit in characters and in bytes, and the rule that checks it.
@@ -122,5 +123,36 @@ struct TextLimitTests {
         })
         #expect(error.code == .invalidArgument)
         #expect(error.field == "options")
+    }
+
+    @Test("docs/contract.md's table of text limits states the limits the rules check")
+    func contractTable() throws {
+        let url = try ContractSchemaTests.packageRoot().appendingPathComponent("docs/contract.md")
+        let contract = try String(contentsOf: url, encoding: .utf8)
+        /// As the contract writes numbers: `400`, `2,048`, `65,536`.
+        func number(_ value: Int) -> String {
+            value < 1000 ? "\(value)" : "\(value / 1000),\(String(format: "%03d", value % 1000))"
+        }
+        func row(_ field: String, _ message: String, _ characters: String, _ limit: TextLimit) -> String {
+            "| \(field) | \(message) | \(characters) | \(number(limit.bytes)) |"
+        }
+        let rows = [
+            row("`name`", "Category (Create, Update, Import)", "1 to \(CategoryRules.nameLimit.characters)", CategoryRules.nameLimit),
+            row("`icon`", "Category, filter option", "at most \(CategoryRules.iconLimit.characters)", CategoryRules.iconLimit),
+            row("`title`", "Item", "1 to \(ItemRules.titleLimit.characters)", ItemRules.titleLimit),
+            row("`summary`", "Item", "at most \(number(ItemRules.summaryLimit.characters))", ItemRules.summaryLimit),
+            row("`level`, `duration`", "Item", "at most \(ItemRules.shortTextLimit.characters)", ItemRules.shortTextLimit),
+            row("`imageURL`", "Item", "at most \(number(ItemRules.imageURLLimit.characters))", ItemRules.imageURLLimit),
+            row("`price.amount`", "Item", "at most \(ItemRules.amountLimit.characters) as sent", ItemRules.amountLimit),
+            row("`filterId`", "every Filters request", "1 to \(FilterRules.filterIDLimit.characters)", FilterRules.filterIDLimit),
+            row("`title`", "FilterState (Define)", "1 to \(FilterRules.titleLimit.characters)", FilterRules.titleLimit),
+            row("`options[i].title`", "FilterState (Define)", "1 to \(FilterRules.titleLimit.characters)", FilterRules.titleLimit),
+            row("`query`", "ListItems, Categories List", "at most \(TextRules.queryLimit.characters)", TextRules.queryLimit),
+            row("`level`", "ListItems", "at most \(ItemRules.shortTextLimit.characters)", ItemRules.shortTextLimit),
+        ]
+        for row in rows {
+            #expect(contract.contains(row), "docs/contract.md lacks the row \(row)")
+        }
+        #expect(contract.contains("options` are at most \(number(FilterRules.maxOptions)), and their titles and icons together take at\nmost \(number(FilterRules.maxOptionsBytes)) bytes"))
     }
 }
