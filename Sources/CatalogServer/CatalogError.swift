@@ -130,4 +130,20 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     public static func storage(_ message: String) -> CatalogError {
         CatalogError(.internalError, "storage failure: \(message)", reason: "storage")
     }
+
+    /// UNAVAILABLE `databaseMoved`: the database file was deleted, moved or replaced while the
+    /// server had it open, so the write was not made (it would have gone to a file nobody
+    /// opens again). Nothing the client can change: the server needs its file back and a restart.
+    public static var databaseMoved: CatalogError {
+        CatalogError(
+            .unavailable, "the catalog's database file was deleted, moved or replaced while in use: nothing was written",
+            reason: "databaseMoved")
+    }
+
+    /// RESOURCE_EXHAUSTED `storageFull`: the file system holding the catalog is out of space,
+    /// so the write was not made.
+    public static var storageFull: CatalogError {
+        CatalogError(
+            .resourceExhausted, "the disk holding the catalog is full: nothing was written", reason: "storageFull")
+    }
 }

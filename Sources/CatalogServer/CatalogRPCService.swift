@@ -9,7 +9,8 @@ import RPCCore
 ///
 /// Decisions where the contract leaves room (see also `ItemRules`):
 /// - ListItems: a `query` or `level` that is empty after trimming is absent, as is `pageToken: ""`;
-///   the default order is `createdAt`, ascending.
+///   the default order is `createdAt`, ascending. A `query` over `TextRules.queryLimit`, or a
+///   `level` that no item could hold, is INVALID_ARGUMENT naming it.
 /// - UpdateItem: `categoryId: null` unassigns, an absent `categoryId` leaves it.
 public struct CatalogRPCService: RPCService {
     private let store: any CatalogStore
@@ -35,8 +36,10 @@ public struct CatalogRPCService: RPCService {
     public func listItems(_ request: ListItemsRequest) async throws(CatalogError) -> ListItemsResponse {
         let query = ItemQuery(
             categoryID: request.categoryId,
-            search: Self.nonEmpty(request.query),
-            level: Self.nonEmpty(request.level),
+            search: try TextRules.query(request.query),
+            level: try request.level.flatMap { level throws(CatalogError) in
+                Self.nonEmpty(try ItemRules.shortText(level, field: "level"))
+            },
             sort: request.sort ?? .createdAt,
             descending: request.descending ?? false,
             pageSize: try ItemRules.pageSize(request.pageSize),
@@ -92,14 +95,13 @@ public struct CatalogRPCService: RPCService {
         _ validate: (String) throws(CatalogError) -> String
     ) throws(CatalogError) -> FieldUpdate<String> {
         guard case .set(let text) = update else { return update }
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .clear }
+        if TextRules.trimmed(text).isEmpty { return .clear }
         let valid = try validate(text)
         return valid.isEmpty ? .clear : .set(valid)
     }
 
-    /// The text trimmed, or `nil` when that leaves nothing.
-    private static func nonEmpty(_ text: String?) -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        return trimmed
+    /// A checked (so trimmed) text, or `nil` when it is empty.
+    private static func nonEmpty(_ text: String) -> String? {
+        text.isEmpty ? nil : text
     }
 }

@@ -19,7 +19,8 @@ import RPCCore
 /// - MoveItems: `fromId` equal to `toId` is INVALID_ARGUMENT (field `toId`).
 /// - Import: two records with the same slug are INVALID_ARGUMENT on the second one's name;
 ///   a negative position is invalid; an empty icon is no icon.
-/// - List: a query that is empty after trimming is no query.
+/// - List: a query that is empty after trimming is no query; one over `TextRules.queryLimit`
+///   is INVALID_ARGUMENT naming `query`.
 public struct CategoriesRPCService: RPCService {
     private let store: any CatalogStore
     /// List's answers, encoded once per version of each list asked for: encoding a thousand
@@ -51,9 +52,8 @@ public struct CategoriesRPCService: RPCService {
     // MARK: Handlers
 
     public func list(_ request: ListCategoriesRequest) async throws(CatalogError) -> CategoryList {
-        let search = request.query?.trimmingCharacters(in: .whitespacesAndNewlines)
         let query = CategoryQuery(
-            search: search?.isEmpty == false ? search : nil,
+            search: try TextRules.query(request.query),
             hideEmpty: request.hideEmpty ?? false,
             sort: request.sort ?? .position,
             descending: request.descending ?? false)

@@ -44,13 +44,14 @@ extension SQLiteCatalogStore {
                     try self.syncCategoryFilters(db)
                     return .commit
                 }
-                // Copy the seed into the database file now, not while the benchmark measures.
-                _ = try db.checkpoint(.passive)
+                // Copy the seed into the database file now, not while the benchmark measures (after
+                // the background checkpoint that the commit may have started).
+                try self.checkpointer.checkpoint(db)
                 guard let summary else { throw CatalogError.storage("benchmark seed produced no result") }
                 return summary
             }
         } catch {
-            throw Self.mapError(error)
+            throw storeError(error)
         }
     }
 

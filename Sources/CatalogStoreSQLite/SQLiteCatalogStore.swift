@@ -2,6 +2,7 @@ import CatalogAPI
 import CatalogServer
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 
 /// The catalog in an SQLite file through GRDB (WAL mode, foreign keys on).
@@ -9,11 +10,18 @@ import Synchronization
 /// Every write runs in one transaction; a `CatalogError` thrown inside it rolls everything back.
 /// A dry run performs the same work in a transaction that is rolled back, so it answers exactly
 /// what the real call would.
+///
+/// A failure of SQLite itself is logged at error level with its cause and answered INTERNAL
+/// `storage`, or RESOURCE_EXHAUSTED `storageFull` when the file system is out of space. Once
+/// the database file is deleted, moved or replaced under it, every write is UNAVAILABLE
+/// `databaseMoved` and reads answer from the connections still open (see `DatabaseFileGuard`).
 public final class SQLiteCatalogStore: CatalogStore, Sendable {
     let database: DatabasePool
+    let logger: Logger
     /// Read-only connections of their own for `pointRead`, outside the pool (see there).
     private let pointReaders: PointReaders
-    private let checkpointer: WALCheckpointer
+    /// Runs the WAL checkpoints; every checkpoint goes through it.
+    let checkpointer: WALCheckpointer
     /// Counts the writer's jobs, so a short write can run on its caller (see `writeNowOrLater`).
     let writerGate = WriterGate()
     /// Every category, kept between writes to them (see `allCategories`).
@@ -33,14 +41,17 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// with "database is locked" (the soak test saw three in 200 000 calls).
     static let lockWait: TimeInterval = 5
 
-    /// Opens (or creates) the database at `path` and migrates it.
-    public init(path: String) throws(CatalogError) {
+    /// Opens (or creates) the database at `path` and migrates it; `logger` receives the
+    /// store's failures.
+    public init(path: String, logger: Logger = Logger(label: "catalog.store.sqlite")) throws(CatalogError) {
+        self.logger = logger
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(Self.lockWait)
         do {
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
+            DatabaseFileGuard.install(on: database, logger: logger)
             pointReaders = try PointReaders(
                 path: path, configuration: configuration, count: ProcessInfo.processInfo.activeProcessorCount)
             checkpointer = try WALCheckpointer(path: path, writer: database, gate: writerGate, configuration: configuration)
@@ -48,9 +59,10 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
             categoryCache.observeChanges(of: database)
             itemCache.observeChanges(of: database)
         } catch let error as DatabaseError {
+            logger.error("cannot open the database", metadata: ["database": "\(path)", "cause": "\(error)"])
             throw CatalogError.storage("cannot open the database at \(path): \(error.resultCode)")
         } catch {
-            throw Self.mapError(error)
+            throw Self.storeError(error, path: path, logger: logger)
         }
     }
 
@@ -61,7 +73,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             return try await database.read(body)
         } catch {
-            throw Self.mapError(error)
+            throw storeError(error)
         }
     }
 
@@ -82,7 +94,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             return try pointReaders.read(body)
         } catch {
-            throw Self.mapError(error)
+            throw storeError(error)
         }
     }
 
@@ -106,7 +118,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
                 return result
             }
         } catch {
-            throw Self.mapError(error)
+            throw storeError(error)
         }
     }
 
@@ -122,29 +134,48 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
         do {
             result = try writerGate.writeIfIdle { .success(try database.write(body)) }
         } catch {
-            result = .failure(Self.mapError(error))
+            result = .failure(storeError(error))
         }
         if let result { return completion(result) }
         writerGate.submit { [self] in
             database.asyncWrite(body) { [self] _, result in
                 writerGate.jobEnded()
-                completion(result.mapError(Self.mapError))
+                completion(result.mapError(storeError))
             }
         }
     }
 
-    /// Keeps catalog errors; turns anything else into a `storage` error with a safe message.
-    static func mapError(_ error: any Error) -> CatalogError {
+    /// Keeps catalog errors; turns anything else into a storage error with a safe message,
+    /// after logging its cause.
+    func storeError(_ error: any Error) -> CatalogError {
+        Self.storeError(error, path: database.path, logger: logger)
+    }
+
+    static func storeError(_ error: any Error, path: String, logger: Logger) -> CatalogError {
         if let error = error as? CatalogError { return error }
-        if let error = error as? DatabaseError {
-            if error.resultCode == .SQLITE_CONSTRAINT {
-                // The store checks every rule before writing; a constraint firing means a bug or
-                // an outside writer. Report which kind without the SQL.
-                return .storage("constraint violated (\(error.extendedResultCode))")
-            }
+        if error is CancellationError { return .storage("cancelled") }
+        let mapped = storageError(for: error, path: path)
+        logger.error(
+            "store failure: \(mapped.rpcError.message)", metadata: ["database": "\(path)", "cause": "\(error)"])
+        return mapped
+    }
+
+    /// The error a client sees for a failure of SQLite (or of GRDB around it).
+    private static func storageError(for error: any Error, path: String) -> CatalogError {
+        guard let error = error as? DatabaseError else { return .storage(String(describing: type(of: error))) }
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            return .storageFull
+        case .SQLITE_IOERR where FileSystemSpace.isFull(at: path):
+            // SQLite reports ENOSPC as SQLITE_FULL where it writes pages, but as an I/O error
+            // where it grows the shared-memory index or syncs.
+            return .storageFull
+        case .SQLITE_CONSTRAINT:
+            // The store checks every rule before writing; a constraint firing means a bug or
+            // an outside writer. Report which kind without the SQL.
+            return .storage("constraint violated (\(error.extendedResultCode))")
+        default:
             return .storage("\(error.resultCode)")
         }
-        if error is CancellationError { return .storage("cancelled") }
-        return .storage(String(describing: type(of: error)))
     }
 }

@@ -12,6 +12,10 @@ import Synchronization
 /// everything and SQLite cannot start the WAL over; once it reaches `writerPages`, the writer
 /// checkpoints as its next job, before any write queued after this one, so the WAL stays
 /// bounded, and the write that crossed the line (a merge of 100 000 items) does not wait for it.
+///
+/// Every checkpoint of the store goes through `checkpoint(_:)`, which runs one at a time:
+/// SQLite lets one connection checkpoint at once and fails any other at once with
+/// SQLITE_BUSY ("database is locked"), without calling the busy handler.
 final class WALCheckpointer: Sendable {
     static let backgroundPages: Int32 = 1000
     static let writerPages: Int32 = 10_000
@@ -23,6 +27,8 @@ final class WALCheckpointer: Sendable {
     private let writerCheckpointQueued = Atomic(false)
     /// How many of the WAL's pages the last background checkpoint copied.
     private let copiedPages = Atomic<Int32>(0)
+    /// Held by the checkpoint under way.
+    private let checkpointLock = Mutex(())
 
     /// Opens the checkpointing connection to the database at `path`, whose writer is `writer`,
     /// with its jobs counted by `gate`.
@@ -54,7 +60,7 @@ final class WALCheckpointer: Sendable {
             if writerCheckpointQueued.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
                 gate.submit { [self] in
                     writer.asyncWriteWithoutTransaction { [self] db in
-                        _ = try? db.checkpoint(.passive)
+                        _ = try? checkpoint(db)
                         writerCheckpointQueued.store(false, ordering: .releasing)
                         gate.jobEnded()
                     }
@@ -65,11 +71,18 @@ final class WALCheckpointer: Sendable {
         {
             Task.detached { [self] in
                 // A failed PASSIVE checkpoint loses nothing: a later commit starts another.
-                if let result = try? await connection.writeWithoutTransaction({ try $0.checkpoint(.passive) }) {
+                if let result = try? await connection.writeWithoutTransaction({ try self.checkpoint($0) }) {
                     copiedPages.store(Int32(clamping: result.checkpointedFrameCount), ordering: .relaxed)
                 }
                 running.store(false, ordering: .releasing)
             }
         }
+    }
+
+    /// Runs a PASSIVE checkpoint on `db` (the writer or the checkpointing connection), after
+    /// the one under way, if any, has ended.
+    @discardableResult
+    func checkpoint(_ db: Database) throws -> (walFrameCount: Int, checkpointedFrameCount: Int) {
+        try checkpointLock.withLock { _ in try db.checkpoint(.passive) }
     }
 }

@@ -189,7 +189,7 @@ struct Catalogd: AsyncParsableCommand {
         let databasePath = database ?? environment["CATALOG_DATABASE"] ?? "catalog.sqlite"
         let store: SQLiteCatalogStore
         do {
-            store = try SQLiteCatalogStore(path: databasePath)
+            store = try SQLiteCatalogStore(path: databasePath, logger: logger)
         } catch {
             throw StartupError(message: "cannot open database '\(databasePath)': \(error.rpcError.message)")
         }

@@ -111,6 +111,20 @@ struct CategoryCreateTests {
         }
     }
 
+    @Test("a name of two characters in 1.9 MB (950 000 combining marks) is INVALID_ARGUMENT on field name; Update too")
+    func combiningMarkName() async throws {
+        try await withCatalogServer { server in
+            let huge = "1e" + String(repeating: "\u{301}", count: 950_000)
+            let error = try await server.expectError(
+                CategoriesService.create, CreateCategoryRequest(name: huge), .invalidArgument, reason: "invalidField", field: "name")
+            #expect(error?.message.contains("400 bytes") == true, "\(String(describing: error))")
+            let family = try await server.category(named: "Family")
+            try await server.expectError(
+                CategoriesService.update, UpdateCategoryRequest(id: family.id, name: huge), .invalidArgument,
+                reason: "invalidField", field: "name")
+        }
+    }
+
     @Test(
         "Create of a name whose slug is taken is ALREADY_EXISTS duplicateName with the existing id",
         arguments: ["family", "  FAMILY ", "Family"])

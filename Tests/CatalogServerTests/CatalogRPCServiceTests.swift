@@ -39,6 +39,15 @@ struct CatalogRPCServiceTests {
         }
     }
 
+    @Test("ListItems refuses a query or level longer than any stored text, naming it", arguments: [
+        (ListItemsRequest(query: String(repeating: "q", count: 201)), "query"),
+        (ListItemsRequest(query: "1e" + String(repeating: "\u{301}", count: 400)), "query"),
+        (ListItemsRequest(level: String(repeating: "l", count: 101)), "level"),
+    ])
+    func listItemsTextTooLong(request: ListItemsRequest, field: String) async throws {
+        try await expectInvalidField(field) { try await service.listItems(request) }
+    }
+
     @Test("ListItems maps the request to a query with its defaults")
     func listItemsQuery() async throws {
         _ = try await service.listItems(ListItemsRequest(query: " ", level: "", pageToken: ""))

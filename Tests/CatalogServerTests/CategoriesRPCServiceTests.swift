@@ -93,6 +93,13 @@ struct CategoriesRPCServiceTests {
 
     // MARK: Update
 
+    @Test("List refuses a query over 800 bytes or 200 characters, naming it", arguments: [
+        String(repeating: "x", count: 201), "1e" + String(repeating: "\u{301}", count: 400),
+    ])
+    func listQueryTooLong(query: String) async throws {
+        try await expectInvalidField("query") { try await service.list(ListCategoriesRequest(query: query)) }
+    }
+
     @Test("Update passes only the fields present, and an empty icon clears it")
     func update() async throws {
         _ = try await service.update(UpdateCategoryRequest(id: 3, name: " Jeux ", color: "#ff5722", expectedRevision: 7))
@@ -254,6 +261,10 @@ struct CategoriesRPCServiceTests {
         (CategoryRecord(name: "Sports", color: "#FFFFFF", icon: "Ball", position: 2, isDefault: false), "categories[2].icon"),
         (CategoryRecord(name: "Sports", color: "#FFFFFF", position: -1, isDefault: false), "categories[2].position"),
         (CategoryRecord(name: " family", color: "#FFFFFF", position: 2, isDefault: false), "categories[2].name"),
+        (
+            CategoryRecord(name: "1e" + String(repeating: "\u{301}", count: 950_000), color: "#FFFFFF", position: 2, isDefault: false),
+            "categories[2].name"
+        ),
     ])
     func importInvalid(record: CategoryRecord, field: String) async throws {
         let request = ImportCategoriesRequest(

@@ -46,18 +46,19 @@ struct CategoryRulesTests {
         #expect(try CategoryRules.name(raw).slug == slug)
     }
 
-    @Test("a name of 50 emoji grapheme clusters passes, 51 fail")
-    func nameLengthCountsGraphemes() throws {
-        let family = "👨‍👩‍👧"  // five scalars joined by ZERO WIDTH JOINER (a format character)
-        let fifty = String(repeating: family, count: 50)
-        #expect(try CategoryRules.name(fifty).name.count == 50)
+    @Test("a name of 50 two-scalar flags (400 bytes) passes; 51 fail on their bytes, 23 family emoji (414 bytes) too")
+    func emojiNames() throws {
         let flags = String(repeating: "🇫🇷", count: 50)
         #expect(try CategoryRules.name(flags).name == flags)
-
-        let error = try #require(catalogError { try CategoryRules.name(fifty + family) })
+        let error = try #require(catalogError { try CategoryRules.name(flags + "🇫🇷") })
         #expect(error.code == .invalidArgument)
         #expect(error.reason == "invalidField")
         #expect(error.field == "name")
+        #expect(error.rpcError.message.contains("400 bytes"))
+
+        let family = "👨‍👩‍👧"  // five scalars joined by ZERO WIDTH JOINER (a format character), 18 bytes
+        #expect(try CategoryRules.name(String(repeating: family, count: 22)).name.count == 22)
+        #expect(catalogError { try CategoryRules.name(String(repeating: family, count: 23)) }?.field == "name")
     }
 
     @Test("a name of 1 character passes")

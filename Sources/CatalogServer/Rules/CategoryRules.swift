@@ -5,6 +5,10 @@ import Foundation
 /// Every failure is INVALID_ARGUMENT `invalidField` naming the request field, e.g. `name`
 /// or, in an import, `categories[2].color`.
 ///
+/// Limits (`TextLimit`, checked in bytes first): a name is 1 to 50 characters and at most 400
+/// bytes of UTF-8 (contract §3); an icon at most 64 characters of `[a-z0-9.]`, so 64 bytes; a
+/// colour exactly 7 bytes.
+///
 /// Decisions where the contract leaves room:
 /// - "Control characters" are the scalars of general category `Cc` (C0, DEL, C1). Format
 ///   characters (`Cf`) are allowed, because emoji sequences need ZERO WIDTH JOINER.
@@ -14,22 +18,16 @@ import Foundation
 /// - An icon is never lower-cased for the caller: `Sparkles` is invalid, not `sparkles`.
 ///   An empty icon means "no icon": absent on create and import, cleared on update.
 public enum CategoryRules {
-    /// The longest name, in grapheme clusters.
-    public static let maxNameLength = 50
-    /// The longest icon name.
-    public static let maxIconLength = 64
+    /// A name, once trimmed (and at least 1 character).
+    public static let nameLimit = TextLimit(characters: 50, bytes: 400)
+    /// An icon name (ASCII only, so one byte a character).
+    public static let iconLimit = TextLimit(characters: 64, bytes: 64)
 
     /// A trimmed, checked name and its slug.
     public static func name(_ raw: String, field: String = "name") throws(CatalogError) -> CategoryName {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = try TextRules.text(raw, field: field, limit: nameLimit)
         if name.isEmpty {
             throw .invalidField(field, "must not be empty")
-        }
-        if name.count > maxNameLength {
-            throw .invalidField(field, "must be at most \(maxNameLength) characters, not \(name.count)")
-        }
-        if TextRules.containsControlCharacter(name) {
-            throw .invalidField(field, "must not contain control characters")
         }
         return CategoryName(name: name, slug: slug(for: name))
     }
@@ -55,9 +53,9 @@ public enum CategoryRules {
 
     /// `#RRGGBB` in upper case.
     public static func color(_ raw: String, field: String = "color") throws(CatalogError) -> String {
-        let bytes = Array(raw.utf8)
-        guard bytes.count == 7, bytes[0] == UInt8(ascii: "#"), bytes.dropFirst().allSatisfy(isHexDigit) else {
-            throw .invalidField(field, "must be #RRGGBB (six hexadecimal digits), not '\(raw)'")
+        let bytes = raw.utf8
+        guard bytes.count == 7, bytes.first == UInt8(ascii: "#"), bytes.dropFirst().allSatisfy(isHexDigit) else {
+            throw .invalidField(field, "must be #RRGGBB (six hexadecimal digits), not \(TextRules.quoted(raw))")
         }
         return raw.uppercased()
     }
@@ -65,9 +63,9 @@ public enum CategoryRules {
     /// A checked icon name, or `nil` for the empty string ("no icon").
     public static func icon(_ raw: String, field: String = "icon") throws(CatalogError) -> String? {
         if raw.isEmpty { return nil }
-        let bytes = Array(raw.utf8)
-        guard bytes.count <= maxIconLength, bytes.allSatisfy(isIconByte) else {
-            throw .invalidField(field, "must be at most \(maxIconLength) characters of a-z, 0-9 and '.'")
+        let bytes = raw.utf8
+        guard bytes.count <= iconLimit.bytes, bytes.allSatisfy(isIconByte) else {
+            throw .invalidField(field, "must be at most \(iconLimit.characters) characters of a-z, 0-9 and '.'")
         }
         return raw
     }
@@ -90,13 +88,5 @@ public enum CategoryRules {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."): true
         default: false
         }
-    }
-}
-
-/// Checks shared by category and item text fields.
-enum TextRules {
-    /// Whether `text` holds a scalar of general category `Cc`, other than those in `allowing`.
-    static func containsControlCharacter(_ text: String, allowing allowed: Set<Unicode.Scalar> = []) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control && !allowed.contains($0) }
     }
 }

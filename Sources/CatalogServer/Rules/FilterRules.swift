@@ -5,21 +5,31 @@ import Foundation
 /// store. Stores apply these inside their transactions and bump the revision only when the
 /// content changed.
 ///
+/// Limits (`TextLimit`, checked in bytes first): a filter id is 1 to 64 characters of
+/// `[a-z0-9._-]` (so 64 bytes) starting with a letter or digit; a title (filter and option) is
+/// 1 to 100 characters and at most 400 bytes of UTF-8 once trimmed; an option icon follows the
+/// category icon rules (64 bytes). Explicit options are at most 1000, and their titles and icons
+/// together at most 65,536 bytes of UTF-8 (`maxOptionsBytes`), so that one state, which every
+/// Watch event carries whole, stays small. A filter bound to the categories mirrors them
+/// whatever their number.
+///
 /// Decisions where the contract leaves room:
-/// - A filter id is 1 to 64 characters of `[a-z0-9._-]` starting with a letter or digit.
-/// - Titles (filter and option) follow the category name rules: trimmed, 1 to 100
-///   characters, no control characters. Option icons follow the category icon rules.
-/// - Explicit options have unique ids; at most 1000 of them. `options` and `source` together
-///   are INVALID_ARGUMENT; neither means a filter without options.
+/// - Titles follow the category name rules: trimmed, no control characters.
+/// - Explicit options have unique ids. `options` and `source` together are INVALID_ARGUMENT;
+///   neither means a filter without options.
 /// - A new filter starts expanded with "all" selected.
 public enum FilterRules {
     /// The filter every store has, bound to the categories; it cannot be deleted or unbound.
     public static let builtinFilterID = "categories"
     /// The built-in filter's title on a fresh store.
     public static let builtinFilterTitle = "Categories"
-    public static let maxFilterIDLength = 64
-    public static let maxTitleLength = 100
+    /// A filter id (ASCII only).
+    public static let filterIDLimit = TextLimit(characters: 64, bytes: 64)
+    /// A filter's or an option's title, once trimmed (and at least 1 character).
+    public static let titleLimit = TextLimit(characters: 100, bytes: 400)
     public static let maxOptions = 1000
+    /// The most bytes of UTF-8 that the titles and icons of a filter's explicit options take together.
+    public static let maxOptionsBytes = 65_536
     /// How long a Watch may stay silent before a heartbeat, by default and at most.
     public static let defaultHeartbeatSeconds = 15
     public static let maxHeartbeatSeconds = 3600
@@ -27,22 +37,19 @@ public enum FilterRules {
     // MARK: Validation
 
     public static func filterID(_ raw: String, field: String = "filterId") throws(CatalogError) -> String {
-        let bytes = Array(raw.utf8)
-        guard let first = bytes.first, bytes.count <= maxFilterIDLength, isLowerAlphanumeric(first),
+        let bytes = raw.utf8
+        guard let first = bytes.first, bytes.count <= filterIDLimit.bytes, isLowerAlphanumeric(first),
             bytes.allSatisfy({ isLowerAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
         else {
-            throw .invalidField(field, "must be 1 to \(maxFilterIDLength) characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit")
+            throw .invalidField(
+                field, "must be 1 to \(filterIDLimit.characters) characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit")
         }
         return raw
     }
 
     public static func title(_ raw: String, field: String = "title") throws(CatalogError) -> String {
-        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = try TextRules.text(raw, field: field, limit: titleLimit)
         if title.isEmpty { throw .invalidField(field, "must not be empty") }
-        if title.count > maxTitleLength {
-            throw .invalidField(field, "must be at most \(maxTitleLength) characters, not \(title.count)")
-        }
-        if TextRules.containsControlCharacter(title) { throw .invalidField(field, "must not contain control characters") }
         return title
     }
 
@@ -67,12 +74,17 @@ public enum FilterRules {
         var seen = Set<Int64>()
         var options: [FilterOption] = []
         options.reserveCapacity(raw.count)
+        var bytes = 0
         for (index, option) in raw.enumerated() {
             guard seen.insert(option.id).inserted else {
                 throw .invalidField("options[\(index)].id", "option id \(option.id) appears twice")
             }
             let title = try title(option.title, field: "options[\(index)].title")
             let icon = try option.icon.flatMap { icon throws(CatalogError) in try CategoryRules.icon(icon, field: "options[\(index)].icon") }
+            bytes += title.utf8.count + (icon?.utf8.count ?? 0)
+            if bytes > maxOptionsBytes {
+                throw .invalidField("options", "titles and icons must take at most \(maxOptionsBytes) bytes of UTF-8 together")
+            }
             options.append(FilterOption(id: option.id, title: title, icon: icon))
         }
         return options

@@ -2,17 +2,21 @@ import CatalogAPI
 import CatalogServer
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 import Testing
 
 @testable import CatalogStoreSQLite
 
-/// A store on a real SQLite file in a fresh temporary directory.
-func makeStore() throws -> SQLiteCatalogStore {
+/// A store on a real SQLite file in a fresh temporary directory; its log is dropped unless
+/// `logger` is given.
+func makeStore(logger: Logger? = nil) throws -> SQLiteCatalogStore {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("catalog-store-tests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path)
+    return try SQLiteCatalogStore(
+        path: directory.appendingPathComponent("catalog.sqlite").path,
+        logger: logger ?? Logger(label: "test.store") { _ in SwiftLogNoOpLogHandler() })
 }
 
 /// Every row of every table, by key.
