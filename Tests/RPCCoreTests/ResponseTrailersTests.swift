@@ -113,3 +113,33 @@ struct ResponseTrailersTests {
         #expect(ResponseTrailers(error: error) == Self.detailed)
     }
 }
+
+@Suite("ResponseTrailers stay small whatever an error quotes")
+struct ResponseTrailersSizeTests {
+    @Test("a message past the limit is cut on a scalar boundary and marked; one at the limit is whole")
+    func longMessage() {
+        let atLimit = String(repeating: "é", count: ResponseTrailers.maxMessageBytes / 2)
+        #expect(ResponseTrailers(headerFields: ResponseTrailers(code: .notFound, message: atLimit).headerFields).message == atLimit)
+        // One cluster of 1.9 MB: "1e" and 950 000 combining acute accents.
+        let huge = "1e" + String(repeating: "\u{301}", count: 950_000)
+        let fields = ResponseTrailers(code: .notFound, message: huge).headerFields
+        let message = ResponseTrailers(headerFields: fields).message
+        #expect(message.utf8.count <= ResponseTrailers.maxMessageBytes)
+        #expect(message.unicodeScalars.starts(with: "1e\u{301}\u{301}".unicodeScalars) && message.hasSuffix("…"))
+        #expect(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } < 8 * 1024)
+    }
+
+    @Test("a detail past the limit keeps its reason and field, without its details")
+    func largeDetail() throws {
+        let echoed = String(repeating: "x", count: 1_000_000)
+        let trailers = ResponseTrailers(
+            code: .notFound, message: "unknown service",
+            detail: ErrorDetail(reason: "unknownService", field: "service", details: ["id": .string(echoed)]))
+        let fields = trailers.headerFields
+        let detail = try #require(ResponseTrailers(headerFields: fields).detail)
+        #expect(detail == ErrorDetail(reason: "unknownService", field: "service"))
+        #expect(fields.reduce(0) { $0 + $1.value.utf8.count } < 8 * 1024)
+        let small = ErrorDetail(reason: "unknownService", details: ["id": .string("x")])
+        #expect(ResponseTrailers(headerFields: ResponseTrailers(code: .notFound, message: "m", detail: small).headerFields).detail == small)
+    }
+}

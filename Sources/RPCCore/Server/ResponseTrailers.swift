@@ -27,17 +27,46 @@ public struct ResponseTrailers: Sendable, Hashable {
 
     /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
     /// present, then the metadata.
+    ///
+    /// Errors often quote what a client sent, so the trailers are kept small enough for any
+    /// gRPC client (whose header lists are limited to a few KiB): the message is cut to its
+    /// first `maxMessageBytes` bytes of UTF-8 and marked `…`, and a detail whose JSON passes
+    /// `maxDetailBytes` keeps its reason and field (cut likewise) only.
     public var headerFields: [(name: String, value: String)] {
         if isPlainOK { return Self.plainOK }
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
-        if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(message))) }
-        if let detail, let json = try? JSONCodec.shared.encode(detail) {
+        if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(Self.cut(message)))) }
+        if let detail, var json = try? JSONCodec.shared.encode(detail) {
+            if json.count > Self.maxDetailBytes, let short = try? JSONCodec.shared.encode(
+                ErrorDetail(reason: detail.reason, field: detail.field.map(Self.cut)))
+            {
+                json = short
+            }
             fields.append((ErrorDetail.metadataKey, Base64.encode(json)))
         }
         var metadata = self.metadata
         metadata.remove(ErrorDetail.metadataKey)
         fields.append(contentsOf: metadata.headerFields)
         return fields
+    }
+
+    /// The longest `grpc-message` sent, in bytes of UTF-8 before percent-encoding.
+    public static let maxMessageBytes = 1024
+    /// The longest `catalog-error-bin` JSON sent with its details.
+    public static let maxDetailBytes = 2048
+
+    /// `text` cut to at most `maxMessageBytes` bytes of UTF-8, on a scalar boundary (a
+    /// character may be one huge cluster), and marked `…` when it was cut.
+    private static func cut(_ text: String) -> String {
+        guard text.utf8.count > maxMessageBytes else { return text }
+        var kept = String.UnicodeScalarView()
+        var size = 0
+        for scalar in text.unicodeScalars {
+            size += UTF8.width(scalar)
+            guard size <= maxMessageBytes - 3 else { break }
+            kept.append(scalar)
+        }
+        return String(kept) + "…"
     }
 
     /// The trailers of most calls, made once.
