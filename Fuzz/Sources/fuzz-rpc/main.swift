@@ -16,7 +16,14 @@ func LLVMFuzzerRunDriver(
 /// The target, chosen by the environment: `FUZZ_TARGET=connection` fuzzes a whole server
 /// connection (`ConnectionFuzzTarget`); anything else, the deframer and requests' JSON (`FuzzTargets`).
 let fuzzesConnection = getenv("FUZZ_TARGET").map { String(cString: $0) } == "connection"
-let target: ([UInt8]) throws(FuzzFailure) -> Void = fuzzesConnection ? ConnectionFuzzTarget.run : FuzzTargets.run
+
+func target(_ input: [UInt8]) throws(FuzzFailure) {
+    if fuzzesConnection {
+        try ConnectionFuzzTarget.run(input)
+    } else {
+        try FuzzTargets.run(input)
+    }
+}
 
 if fuzzesConnection {
     // The main thread is not one of Swift's concurrency threads: waiting here blocks none of them.
