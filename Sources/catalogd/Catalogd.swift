@@ -94,8 +94,26 @@ struct Catalogd: AsyncParsableCommand {
             """, valueName: "host:port"))
     var metricsAddress: String?
 
-    @Option(name: .customLong("max-watch-subscribers"), help: "Filters/Watch streams open at once across the server.")
+    @Option(
+        name: .customLong("max-watch-subscribers"),
+        help: """
+            Filters/Watch streams open at once across the server; past it a Watch is answered \
+            RESOURCE_EXHAUSTED (reason tooManySubscribers, details.scope server).
+            """)
     var maxWatchSubscribers: Int = FilterHub.Limits().maxSubscribers
+
+    @Option(
+        name: .customLong("max-watch-subscribers-per-connection"),
+        help: "Filters/Watch streams open at once on one connection (details.scope connection).")
+    var maxWatchSubscribersPerConnection: Int = FilterHub.Limits().maxSubscribersPerConnection
+
+    @Option(
+        name: .customLong("max-watch-subscribers-per-caller"),
+        help: """
+            Filters/Watch streams open at once for one caller: a token's name, or the client's IP \
+            address without --tokens (details.scope caller). Default: a tenth of --max-watch-subscribers.
+            """)
+    var maxWatchSubscribersPerCaller: Int?
 
     @Option(help: "Largest request header list in bytes.")
     var maxHeaderListSize: Int = HTTP2ServerConfiguration.defaults.maxHeaderListSize
@@ -149,6 +167,10 @@ struct Catalogd: AsyncParsableCommand {
         let (host, port) = (listen.host, listen.port)
         guard maxConnections >= 1, maxConnectionsPerPeer >= 1 else {
             throw ValidationError("--max-connections and --max-connections-per-peer must be at least 1")
+        }
+        guard maxWatchSubscribers >= 1, maxWatchSubscribersPerConnection >= 1, (maxWatchSubscribersPerCaller ?? 1) >= 1 else {
+            throw ValidationError(
+                "--max-watch-subscribers, --max-watch-subscribers-per-connection and --max-watch-subscribers-per-caller must be at least 1")
         }
         let metricsListen = try (metricsAddress ?? environment["CATALOG_METRICS_ADDRESS"]).map(ListenAddress.init(parsing:))
         // Before the server is made: its metrics are made with the factory in force then.
@@ -222,6 +244,8 @@ struct Catalogd: AsyncParsableCommand {
 
         var filterLimits = FilterHub.Limits()
         filterLimits.maxSubscribers = maxWatchSubscribers
+        filterLimits.maxSubscribersPerConnection = maxWatchSubscribersPerConnection
+        filterLimits.maxSubscribersPerCaller = maxWatchSubscribersPerCaller
         let app = CatalogServerApp(
             configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]

@@ -18,21 +18,36 @@ public final class FilterHub: Sendable {
     public struct Limits: Sendable {
         /// Watch streams open at once across the server (contract default 100,000).
         public var maxSubscribers = 100_000
+        /// Watch streams open at once on one connection. By default 512: half of a
+        /// connection's 1024 concurrent streams (`HTTP2ServerConfiguration`), so that a
+        /// connection full of Watches still has streams for its other calls.
+        public var maxSubscribersPerConnection = 512
+        /// Watch streams open at once for one caller: a token's name, or the peer's IP
+        /// address when the server runs open. `nil` (the default): a tenth of
+        /// `maxSubscribers` (at least 1), so that one caller leaves nine tenths of the
+        /// server's slots to the others.
+        public var maxSubscribersPerCaller: Int?
         /// Changes retained per filter for resume (at least 1024).
         public var retainedChanges = 1024
 
         public init() {}
+
+        /// The per-caller limit in force.
+        public var effectiveMaxSubscribersPerCaller: Int {
+            maxSubscribersPerCaller ?? max(maxSubscribers / 10, 1)
+        }
     }
 
     public let limits: Limits
     private let channels = Mutex<[String: FilterChannel]>([:])
-    private let subscriberCount = Atomic<Int>(0)
+    private let quota: Mutex<WatchQuota>
     private let subscriberGauge = Meter(label: "catalog_watch_subscribers")
     private let shuttingDown = Atomic<Bool>(false)
 
     /// A hub with no filter yet (`load(from:)` reads them).
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        self.quota = Mutex(WatchQuota(limits: limits))
     }
 
     /// Loads every filter and its retained history, then follows the store's changes.
@@ -47,7 +62,7 @@ public final class FilterHub: Sendable {
     }
 
     /// Watch streams open now.
-    public var subscriberTotal: Int { subscriberCount.load(ordering: .relaxed) }
+    public var subscriberTotal: Int { quota.withLock { $0.total } }
 
     // MARK: Reads
 
@@ -83,40 +98,41 @@ public final class FilterHub: Sendable {
 
     // MARK: Watch
 
-    /// A Watch subscription, registered atomically with the state it starts from.
+    /// A Watch subscription for the call made in `context`, registered atomically with the
+    /// state it starts from. It holds a slot of the limits per connection, per caller and of
+    /// the server until its stream closes, for whatever reason.
     ///
     /// - Throws: NOT_FOUND `unknownFilter`; OUT_OF_RANGE `futureRevision`, or
     ///   `revisionCompacted` for `everyChange` when the history after `sinceRevision` is gone;
-    ///   RESOURCE_EXHAUSTED past the subscriber limit; UNAVAILABLE while shutting down.
+    ///   RESOURCE_EXHAUSTED `tooManySubscribers` past a subscriber limit; UNAVAILABLE while
+    ///   shutting down.
     public func subscribe(
         filterID: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int,
-        contentType: ContentType, waker: ResponseWaker
+        context: ServerContext, waker: ResponseWaker
     ) throws(RPCError) -> any ResponseSource {
         if shuttingDown.load(ordering: .relaxed) { throw RPCError(.unavailable, "the server is shutting down") }
         guard let channel = channels.withLock({ $0[filterID] }) else { throw CatalogError.unknownFilter(filterID).rpcError }
-        guard subscriberCount.wrappingAdd(1, ordering: .relaxed).newValue <= limits.maxSubscribers else {
-            subscriberCount.wrappingSubtract(1, ordering: .relaxed)
-            throw CatalogError.tooManySubscribers(limit: limits.maxSubscribers).rpcError
-        }
+        let holder = WatchQuota.Holder(context)
+        if let refusal = quota.withLock({ $0.take(for: holder) }) { throw refusal.rpcError }
         subscriberGauge.increment()
         do {
             return try channel.subscribe { current, oldest throws(CatalogError) in
                 FilterSubscription(
                     channel: channel, start: try Self.start(current: current, oldestRetained: oldest, since: sinceRevision, delivery: delivery),
-                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: contentType, waker: waker
+                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: context.contentType, waker: waker
                 ) { [weak self, channel] subscription in
                     channel.remove(subscription)
-                    self?.subscriberLeft()
+                    self?.subscriberLeft(holder)
                 }
             }
         } catch {
-            subscriberLeft()
+            subscriberLeft(holder)
             throw error.rpcError
         }
     }
 
-    private func subscriberLeft() {
-        subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+    private func subscriberLeft(_ holder: WatchQuota.Holder) {
+        quota.withLock { $0.release(holder) }
         subscriberGauge.decrement()
     }
 

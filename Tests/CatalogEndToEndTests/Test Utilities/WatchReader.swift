@@ -12,8 +12,8 @@ struct WatchReader {
     }
 
     /// Opens a Watch on `client`.
-    static func open(_ client: RPCClient, _ request: WatchFilterRequest) async throws -> WatchReader {
-        WatchReader(try await client.serverStreaming(FiltersService.watch, request))
+    static func open(_ client: RPCClient, _ request: WatchFilterRequest, options: CallOptions = .defaults) async throws -> WatchReader {
+        WatchReader(try await client.serverStreaming(FiltersService.watch, request, options: options))
     }
 
     /// Opens a Watch and reads its snapshot and synced events, expecting exactly those.
