@@ -251,7 +251,7 @@ struct Catalogd: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
         // First, so that it is shut down last (the group goes in reverse) and can be scraped while the server drains.
         if let metricsEndpoint { services.insert(.init(service: metricsEndpoint), at: 0) }
-        let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer) } }
+        let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer, watches: app.filters) } }
         if tokenFile != nil || tls != nil {
             let reloader = HangupReloader(
                 tokens: tokenFile, tls: tls, hangups: await UnixSignalsSequence(trapping: .sighup), logger: logger)

@@ -3,12 +3,27 @@ import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
+import TestTokens
 import Testing
 
-/// catalogd's Watch limits per connection and per caller.
-@Suite("catalogd Watch limits")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// catalogd's Watch limits per connection and per caller, and Watch streams whose token a
+/// SIGHUP took away.
+@Suite("catalogd Watch limits and token withdrawal")
 struct CatalogdWatchLimitsTests {
     static let categories = WatchFilterRequest(filterId: "categories")
+
+    /// Call options with `authorization: Bearer <token>`.
+    static func bearer(_ token: String) -> CallOptions {
+        var options = CallOptions()
+        options.metadata.add("authorization", "Bearer \(token)")
+        return options
+    }
 
     /// Opens a Watch on `client` and reads its snapshot and synced events.
     static func watch(_ client: RPCClient, options: CallOptions = .defaults) async throws -> ResponseStream<FilterEvent> {
@@ -24,6 +39,47 @@ struct CatalogdWatchLimitsTests {
         let stream = try await client.serverStreaming(FiltersService.watch, categories)
         var events = stream.makeAsyncIterator()
         return try await #require(throws: RPCError.self) { _ = try await events.next() }
+    }
+
+    /// How the token file changes under an open Watch of alice's.
+    enum Withdrawal: String, CaseIterable, CustomTestStringConvertible {
+        /// alice is no longer in the file.
+        case removed
+        /// alice is still in the file, with another secret.
+        case rotated
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "after SIGHUP an open Watch whose token was withdrawn ends UNAUTHENTICATED; a Watch whose token stayed goes on",
+        .timeLimit(.minutes(2)), arguments: Withdrawal.allCases)
+    func hangupEndsWithdrawnWatches(withdrawal: Withdrawal) async throws {
+        let file = TokenFiles.freshPath()
+        try TokenFiles.write(TestTokens.fileJSON([("alice", "reader", "reader-secret"), ("carol", "admin", "admin-secret")]), to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path])
+        defer { catalogd.kill() }
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port)
+        let client = RPCClient(transport: connection)
+        let alice = try await Self.watch(client, options: Self.bearer("reader-secret"))
+        let carol = try await Self.watch(client, options: Self.bearer("admin-secret"))
+
+        let remaining = withdrawal == .removed ? [] : [("alice", "reader", "another-secret")]
+        try TokenFiles.write(TestTokens.fileJSON(remaining + [("carol", "admin", "admin-secret")]), to: file)
+        catalogd.send(SIGHUP)
+
+        var aliceEvents = alice.makeAsyncIterator()
+        let ended = try await #require(throws: RPCError.self) { while try await aliceEvents.next() != nil {} }
+        #expect(ended.code == .unauthenticated)
+        #expect(ended.detail?.reason == "unauthenticated")
+        let reloaded = try await catalogd.wait(timeout: .seconds(20), for: "the reload") { $0.stderr.contains("reloaded the token file") }
+        #expect(reloaded.stderr.contains("watches_ended=1"), "\(reloaded.stderr)")
+
+        _ = try await client.unary(CategoriesService.create, CreateCategoryRequest(name: "Books"), options: Self.bearer("admin-secret"))
+        var carolEvents = carol.makeAsyncIterator()
+        #expect(try await carolEvents.next()?.kind == .change)
+        carol.cancel()
+        await connection.close()
     }
 
     @Test(

@@ -13,6 +13,9 @@ import Synchronization
 ///
 /// The swift-metrics gauge `catalog_watch_subscribers` follows the number of Watch streams
 /// open (made with the factory in force when the hub is made).
+///
+/// On a server with an authorizer, a Watch stays open only while the authorizer would still
+/// let it start: `endUnauthorizedWatches()` ends the others after the credentials change.
 public final class FilterHub: Sendable {
     /// Bounds of the hub.
     public struct Limits: Sendable {
@@ -39,14 +42,19 @@ public final class FilterHub: Sendable {
     }
 
     public let limits: Limits
+    private let authorizer: (any CallAuthorizer)?
     private let channels = Mutex<[String: FilterChannel]>([:])
     private let quota: Mutex<WatchQuota>
     private let subscriberGauge = Meter(label: "catalog_watch_subscribers")
     private let shuttingDown = Atomic<Bool>(false)
 
     /// A hub with no filter yet (`load(from:)` reads them).
-    public init(limits: Limits = Limits()) {
+    ///
+    /// - Parameter authorizer: the server's, which a Watch must satisfy for as long as it
+    ///   is open; `nil` on a server that runs open.
+    public init(limits: Limits = Limits(), authorizer: (any CallAuthorizer)? = nil) {
         self.limits = limits
+        self.authorizer = authorizer
         self.quota = Mutex(WatchQuota(limits: limits))
     }
 
@@ -104,8 +112,9 @@ public final class FilterHub: Sendable {
     ///
     /// - Throws: NOT_FOUND `unknownFilter`; OUT_OF_RANGE `futureRevision`, or
     ///   `revisionCompacted` for `everyChange` when the history after `sinceRevision` is gone;
-    ///   RESOURCE_EXHAUSTED `tooManySubscribers` past a subscriber limit; UNAVAILABLE while
-    ///   shutting down.
+    ///   RESOURCE_EXHAUSTED `tooManySubscribers` past a subscriber limit; the authorizer's
+    ///   refusal when it no longer lets the call run (its credentials changed since the call's
+    ///   headers were checked); UNAVAILABLE while shutting down.
     public func subscribe(
         filterID: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int,
         context: ServerContext, waker: ResponseWaker
@@ -115,11 +124,13 @@ public final class FilterHub: Sendable {
         let holder = WatchQuota.Holder(context)
         if let refusal = quota.withLock({ $0.take(for: holder) }) { throw refusal.rpcError }
         subscriberGauge.increment()
+        let subscription: FilterSubscription
         do {
-            return try channel.subscribe { current, oldest throws(CatalogError) in
+            subscription = try channel.subscribe { current, oldest throws(CatalogError) in
                 FilterSubscription(
                     channel: channel, start: try Self.start(current: current, oldestRetained: oldest, since: sinceRevision, delivery: delivery),
-                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: context.contentType, waker: waker
+                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: context.contentType,
+                    head: authorizer == nil ? nil : context.head, waker: waker
                 ) { [weak self, channel] subscription in
                     channel.remove(subscription)
                     self?.subscriberLeft(holder)
@@ -129,11 +140,40 @@ public final class FilterHub: Sendable {
             subscriberLeft(holder)
             throw error.rpcError
         }
+        // Checked again once registered: the headers may have been let through with the
+        // credentials that `endUnauthorizedWatches()` has just swept away, before this
+        // subscription was there to be swept.
+        if let authorizer, let refusal = authorizer.authorize(context.head, for: context.method).refusal {
+            subscription.streamClosed()
+            throw refusal
+        }
+        return subscription
     }
 
     private func subscriberLeft(_ holder: WatchQuota.Holder) {
         quota.withLock { $0.release(holder) }
         subscriberGauge.decrement()
+    }
+
+    /// Ends every open Watch that the authorizer would no longer let start (its token gone
+    /// from a reloaded token file, or its role now too low) with the authorizer's refusal,
+    /// after what was already sent; returns how many it ended. Call it whenever the
+    /// authorizer's credentials change. Each stream is only marked and woken: no task per
+    /// subscriber.
+    @discardableResult
+    public func endUnauthorizedWatches() -> Int {
+        guard let authorizer else { return 0 }
+        var ended = 0
+        for channel in channels.withLock({ Array($0.values) }) {
+            for subscription in channel.subscribers {
+                guard let head = subscription.head, let refusal = authorizer.authorize(head, for: FiltersService.watch.descriptor).refusal
+                else { continue }
+                let trailers = ResponseTrailers(
+                    error: RPCError(refusal.code, "the Watch is no longer authorized: \(refusal.message)", detail: refusal.detail))
+                if subscription.end(trailers) { ended += 1 }
+            }
+        }
+        return ended
     }
 
     private static func start(current: FilterState, oldestRetained: Int64, since: Int64?, delivery: FilterDelivery)

@@ -18,9 +18,10 @@ struct WatchReader {
 
     /// Opens a Watch and reads its snapshot and synced events, expecting exactly those.
     static func openSynced(
-        _ client: RPCClient, _ request: WatchFilterRequest, sourceLocation: SourceLocation = #_sourceLocation
+        _ client: RPCClient, _ request: WatchFilterRequest, options: CallOptions = .defaults,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> WatchReader {
-        let watch = try await open(client, request)
+        let watch = try await open(client, request, options: options)
         #expect(try await watch.next().kind == .snapshot, sourceLocation: sourceLocation)
         #expect(try await watch.next().kind == .synced, sourceLocation: sourceLocation)
         return watch
