@@ -23,7 +23,9 @@ struct Catalog: AsyncParsableCommand {
             OUTPUT
               A table when standard output is a terminal, JSON otherwise; -o table, wide,
               json, ndjson or yaml chooses. Colours only on a terminal, never with
-              NO_COLOR set.
+              NO_COLOR set. Control characters the server sends (escape sequences,
+              line breaks) are shown as codes such as \\u{1B} in tables, text and
+              errors, and escaped in JSON and YAML; -o json gives the exact text.
 
             EXIT STATUS
               0     success; also a declined confirmation (nothing changed)
