@@ -34,7 +34,8 @@ struct Catalog: AsyncParsableCommand {
                     without --yes when standard input is not a terminal
               64+N  a call failed with gRPC status N, as with grpcurl: 67 INVALID_ARGUMENT,
                     69 NOT_FOUND, 70 ALREADY_EXISTS, 73 FAILED_PRECONDITION, 74 ABORTED,
-                    78 UNAVAILABLE (also an unreachable server), 80 UNAUTHENTICATED
+                    77 INTERNAL (also a response that cannot be read), 78 UNAVAILABLE
+                    (also an unreachable server), 80 UNAUTHENTICATED
               124   filter watch --timeout passed before its --until condition held
 
             COMPLETION

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// What a malicious server sends never drives the user's terminal: every output mode shows
-/// its control characters as codes, or escapes them as JSON and YAML do.
+/// its control characters as codes, or escapes them as JSON and YAML do; and a response that
+/// does not decode is INTERNAL.
 @Suite("catalog against a hostile server")
 struct HostileServerTests {
     /// A command against the hostile server, and a piece of what it must print.
@@ -88,6 +89,17 @@ struct HostileServerTests {
                 environment: ["CATALOG_COMPLETION_TIMEOUT": "20"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout == "1\n", "\(result)")
+        }
+    }
+
+    @Test("a response that does not decode is INTERNAL (77), not INVALID_ARGUMENT", arguments: [
+        ["category", "stats"], ["filter", "watch", "garbage", "-o", "ndjson"], ["call", "catalog.v1.Filters/Watch", "-d", #"{"filterId": "garbage"}"#],
+    ])
+    func undecodableResponse(arguments: [String]) async throws {
+        try await withHostileServer { address in
+            let result = try await CLISandbox().run(arguments + ["--server", address])
+            #expect(result.status == 77, "\(result)")
+            #expect(result.stderr.hasPrefix("error: INTERNAL: the server's response"), "\(result)")
         }
     }
 }

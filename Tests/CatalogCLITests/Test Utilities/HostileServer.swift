@@ -29,8 +29,10 @@ enum HostileText {
 /// - Health/Check: it as the status;
 /// - Categories/Get: NOT_FOUND with it as message, reason, field and a detail;
 /// - Filters/Get: a filter titled with it, with an option titled with it, selected;
-/// - Filters/Watch: that filter's snapshot, then UNAVAILABLE with it as message; the resumed
-///   call (`sinceRevision` set) ends NOT_FOUND like Categories/Get.
+/// - Filters/Watch `hostile`: that filter's snapshot, then UNAVAILABLE with it as message; the
+///   resumed call (`sinceRevision` set) ends NOT_FOUND like Categories/Get;
+/// - Filters/Watch `garbage`: a message that is not JSON;
+/// - Categories/Stats: `{}`, which is no `CategoryStats`.
 func withHostileServer<T>(_ body: (_ address: String) async throws -> T) async throws -> T {
     let date = Date(timeIntervalSince1970: 1_769_162_400)
     let hostile = HostileText.text
@@ -51,14 +53,21 @@ func withHostileServer<T>(_ body: (_ address: String) async throws -> T) async t
     router.register(Health.check) { _, _ in HealthCheckResponse(status: ServingStatus(rawValue: hostile)) }
     router.register(CategoriesService.get) { _, _ -> Category in throw notFound }
     router.register(FiltersService.get) { _, _ in filter }
+    router.register(UnaryMethod<Empty, Empty>(service: CategoriesService.name, method: "Stats")) { _, _ in Empty() }
     router.registerInline(FiltersService.watch) { request, _, _ -> any ResponseSource in
         let codec = JSONCodec.shared
-        guard request.sinceRevision == nil else { return ScriptedSource([.end(ResponseTrailers(error: notFound))]) }
-        return ScriptedSource([
-            .message(try codec.encode(FilterEvent(kind: .snapshot, revision: 1, state: filter))),
-            .message(try codec.encode(FilterEvent(kind: .synced, revision: 1))),
-            .end(ResponseTrailers(error: RPCError(.unavailable, hostile))),
-        ])
+        switch (request.filterId, request.sinceRevision) {
+        case ("garbage", _):
+            return ScriptedSource([.message(Array("not JSON".utf8)), .end(.ok())])
+        case (_, nil):
+            return ScriptedSource([
+                .message(try codec.encode(FilterEvent(kind: .snapshot, revision: 1, state: filter))),
+                .message(try codec.encode(FilterEvent(kind: .synced, revision: 1))),
+                .end(ResponseTrailers(error: RPCError(.unavailable, hostile))),
+            ])
+        case (_, .some):
+            return ScriptedSource([.end(ResponseTrailers(error: notFound))])
+        }
     }
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.host = "127.0.0.1"
