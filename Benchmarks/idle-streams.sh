@@ -22,7 +22,10 @@ cd "$root"
 swift build -c release --product catalogd
 
 source "$root/Benchmarks/lib/processes.sh"
+# One client on 127.0.0.1 stands for many callers: it may hold every Watch slot, up to a
+# connection's 1024 streams on each connection.
 .build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
+  --max-watch-subscribers-per-caller 100000 --max-watch-subscribers-per-connection 1024 \
   > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 server=${pids[0]}
 wait_port 50051 catalogd "$tmpdir/catalogd.log"

@@ -20,7 +20,10 @@ swift build -c release --package-path "$peers/grpc-swift2" --product peer-server
 make -s -C "$peers/fanout"
 
 source "$root/Benchmarks/lib/processes.sh"
-.build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
+# One client on 127.0.0.1 stands for many callers: it may hold every Watch slot.
+.build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
+  --max-watch-subscribers-per-caller 100000 --max-watch-subscribers-per-connection 1024 \
+  > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 ours=${pids[0]}
 "$peers/grpc-swift2/.build/release/peer-server" --port 50061 > "$tmpdir/peer.log" 2>&1 & pids+=($!)
 peer=${pids[1]}

@@ -49,7 +49,7 @@ struct CallCommand: AsyncParsableCommand {
                     // A zero-length message is `{}` (contract §1).
                     document = message.isEmpty ? .object([]) : try JSONDocument(parsing: message)
                 } catch {
-                    throw CLIFailure.internalError("the response is not JSON: \(error)")
+                    throw RPCError(.internalError, "the server's response is not JSON: \(error)")
                 }
                 if format == .yaml && isStreaming { session.console.write("---\n") }
                 printer.print(CommandOutput(document: document) { _ in "" })

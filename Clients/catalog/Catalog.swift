@@ -23,7 +23,9 @@ struct Catalog: AsyncParsableCommand {
             OUTPUT
               A table when standard output is a terminal, JSON otherwise; -o table, wide,
               json, ndjson or yaml chooses. Colours only on a terminal, never with
-              NO_COLOR set.
+              NO_COLOR set. Control characters the server sends (escape sequences,
+              line breaks) are shown as codes such as \\u{1B} in tables, text and
+              errors, and escaped in JSON and YAML; -o json gives the exact text.
 
             EXIT STATUS
               0     success; also a declined confirmation (nothing changed)
@@ -32,7 +34,8 @@ struct Catalog: AsyncParsableCommand {
                     without --yes when standard input is not a terminal
               64+N  a call failed with gRPC status N, as with grpcurl: 67 INVALID_ARGUMENT,
                     69 NOT_FOUND, 70 ALREADY_EXISTS, 73 FAILED_PRECONDITION, 74 ABORTED,
-                    78 UNAVAILABLE (also an unreachable server), 80 UNAUTHENTICATED
+                    77 INTERNAL (also a response that cannot be read), 78 UNAVAILABLE
+                    (also an unreachable server), 80 UNAUTHENTICATED
               124   filter watch --timeout passed before its --until condition held
 
             COMPLETION

@@ -24,7 +24,7 @@ struct HealthCommand: AsyncParsableCommand {
         let style = session.console.outputStyle
         session.printer.print(
             CommandOutput(document: try DocumentEncoder().encode(HealthCheckResponse(status: status))) { _ in
-                (status == .serving ? style.green(status.rawValue) : style.red(status.rawValue)) + "\n"
+                (status == .serving ? style.green(status.rawValue) : style.red(status.rawValue.terminalSafe)) + "\n"
             })
         if status != .serving { throw CLIFailure(status: .rpc(.unavailable), message: "\(service ?? "the server") is \(status)") }
     }

@@ -107,9 +107,13 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
             reason: "revisionCompacted", field: "sinceRevision", details: ["oldestRevision": .number(Double(oldestRetained))])
     }
 
-    /// RESOURCE_EXHAUSTED `tooManySubscribers`.
-    public static func tooManySubscribers(limit: Int) -> CatalogError {
-        CatalogError(.resourceExhausted, "the server already has \(limit) Watch subscribers", reason: "tooManySubscribers")
+    /// RESOURCE_EXHAUSTED `tooManySubscribers`: a Watch past a subscriber limit, which
+    /// `message` names, with `details.scope` (`connection`, `caller` or `server`) and
+    /// `details.limit`.
+    public static func tooManySubscribers(_ message: String, scope: String, limit: Int) -> CatalogError {
+        CatalogError(
+            .resourceExhausted, message, reason: "tooManySubscribers",
+            details: ["scope": .string(scope), "limit": .number(Double(limit))])
     }
 
     /// UNAUTHENTICATED `unauthenticated` (missing, malformed or unknown bearer token) with

@@ -27,7 +27,7 @@ public final class CatalogServerApp: Service, Sendable {
         filterLimits: FilterHub.Limits = FilterHub.Limits(), authorizer: (any CallAuthorizer)? = nil
     ) {
         let health = HealthService(services: Self.serviceNames)
-        let filters = FilterHub(limits: filterLimits)
+        let filters = FilterHub(limits: filterLimits, authorizer: authorizer)
         self.health = health
         self.filters = filters
         self.store = store

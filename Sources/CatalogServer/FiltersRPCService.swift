@@ -51,7 +51,7 @@ public struct FiltersRPCService: RPCService {
                 sinceRevision: try FilterRules.sinceRevision(request.sinceRevision),
                 delivery: request.delivery ?? .latest,
                 heartbeatSeconds: try FilterRules.heartbeatSeconds(request.heartbeatSeconds),
-                contentType: context.contentType, waker: waker)
+                context: context, waker: waker)
         }
     }
 }

@@ -94,8 +94,26 @@ struct Catalogd: AsyncParsableCommand {
             """, valueName: "host:port"))
     var metricsAddress: String?
 
-    @Option(name: .customLong("max-watch-subscribers"), help: "Filters/Watch streams open at once across the server.")
+    @Option(
+        name: .customLong("max-watch-subscribers"),
+        help: """
+            Filters/Watch streams open at once across the server; past it a Watch is answered \
+            RESOURCE_EXHAUSTED (reason tooManySubscribers, details.scope server).
+            """)
     var maxWatchSubscribers: Int = FilterHub.Limits().maxSubscribers
+
+    @Option(
+        name: .customLong("max-watch-subscribers-per-connection"),
+        help: "Filters/Watch streams open at once on one connection (details.scope connection).")
+    var maxWatchSubscribersPerConnection: Int = FilterHub.Limits().maxSubscribersPerConnection
+
+    @Option(
+        name: .customLong("max-watch-subscribers-per-caller"),
+        help: """
+            Filters/Watch streams open at once for one caller: a token's name, or the client's IP \
+            address without --tokens (details.scope caller). Default: a tenth of --max-watch-subscribers.
+            """)
+    var maxWatchSubscribersPerCaller: Int?
 
     @Option(help: "Largest request header list in bytes.")
     var maxHeaderListSize: Int = HTTP2ServerConfiguration.defaults.maxHeaderListSize
@@ -176,6 +194,10 @@ struct Catalogd: AsyncParsableCommand {
         }
         let requestBodyTimeout = try Self.timeout(requestBodyTimeoutSeconds, flag: "--request-body-timeout-seconds")
         let sendStallTimeout = try Self.timeout(sendStallTimeoutSeconds, flag: "--send-stall-timeout-seconds")
+        guard maxWatchSubscribers >= 1, maxWatchSubscribersPerConnection >= 1, (maxWatchSubscribersPerCaller ?? 1) >= 1 else {
+            throw ValidationError(
+                "--max-watch-subscribers, --max-watch-subscribers-per-connection and --max-watch-subscribers-per-caller must be at least 1")
+        }
         let metricsListen = try (metricsAddress ?? environment["CATALOG_METRICS_ADDRESS"]).map(ListenAddress.init(parsing:))
         // Before the server is made: its metrics are made with the factory in force then.
         let metricsEndpoint = metricsListen.map { MetricsEndpoint(registry: PrometheusMetrics.bootstrap(), address: $0) }
@@ -252,12 +274,14 @@ struct Catalogd: AsyncParsableCommand {
 
         var filterLimits = FilterHub.Limits()
         filterLimits.maxSubscribers = maxWatchSubscribers
+        filterLimits.maxSubscribersPerConnection = maxWatchSubscribersPerConnection
+        filterLimits.maxSubscribersPerCaller = maxWatchSubscribersPerCaller
         let app = CatalogServerApp(
             configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
         // First, so that it is shut down last (the group goes in reverse) and can be scraped while the server drains.
         if let metricsEndpoint { services.insert(.init(service: metricsEndpoint), at: 0) }
-        let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer) } }
+        let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer, watches: app.filters) } }
         if tokenFile != nil || tls != nil {
             let reloader = HangupReloader(
                 tokens: tokenFile, tls: tls, hangups: await UnixSignalsSequence(trapping: .sighup), logger: logger)

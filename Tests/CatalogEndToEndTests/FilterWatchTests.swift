@@ -280,6 +280,7 @@ struct FilterWatchTests {
     func subscriberLimit() async throws {
         var limits = FilterHub.Limits()
         limits.maxSubscribers = 3
+        limits.maxSubscribersPerCaller = 4
         try await withCatalogServer(filterLimits: limits) { server in
             var watches: [WatchReader] = []
             for _ in 0..<3 {

@@ -17,10 +17,5 @@ public struct CLIFailure: Error, Sendable, CustomStringConvertible {
         CLIFailure(status: .usage, message: message)
     }
 
-    /// A failure inside the CLI (exit 1).
-    public static func internalError(_ message: String) -> CLIFailure {
-        CLIFailure(status: .internalError, message: message)
-    }
-
     public var description: String { message }
 }

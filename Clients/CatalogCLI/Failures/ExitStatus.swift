@@ -12,7 +12,8 @@ public struct ExitStatus: Hashable, Sendable, CustomStringConvertible {
 
     /// Success; also a declined confirmation, which changes nothing.
     public static let ok = ExitStatus(0)
-    /// A failure inside the CLI, such as a response it cannot read.
+    /// A failure inside the CLI itself. (A response it cannot read is INTERNAL, 77, as gRPC
+    /// reports it.)
     public static let internalError = ExitStatus(1)
     /// Bad arguments, an unusable config file, or a confirmation that cannot be asked.
     public static let usage = ExitStatus(2)

@@ -36,8 +36,9 @@ public struct CommandOutput: Sendable {
         self.human = human
     }
 
-    /// A result shown to people as one sentence, to programs as `message`.
+    /// A result shown to people as one sentence (its control characters escaped: it may
+    /// quote names from the server), to programs as `message`.
     public static func sentence<Message: Encodable>(_ sentence: String, message: Message) throws -> CommandOutput {
-        CommandOutput(document: try DocumentEncoder().encode(message)) { _ in sentence + "\n" }
+        CommandOutput(document: try DocumentEncoder().encode(message)) { _ in sentence.terminalSafe + "\n" }
     }
 }

@@ -50,8 +50,9 @@ extension JSONDocument {
         text += close
     }
 
-    /// `value` as a JSON string literal: quotes, backslashes and control characters escaped,
-    /// everything else (including non-ASCII) as it is.
+    /// `value` as a JSON string literal: quotes, backslashes and control characters (C0, DEL
+    /// and C1, so that none reaches a terminal) escaped, everything else (including non-ASCII)
+    /// as it is.
     static func quoted(_ value: String) -> String {
         var text = "\""
         for scalar in value.unicodeScalars {
@@ -64,7 +65,7 @@ extension JSONDocument {
             case "\u{08}": text += "\\b"
             case "\u{0C}": text += "\\f"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if scalar.isControlCharacter {
                     let hex = String(scalar.value, radix: 16)
                     text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

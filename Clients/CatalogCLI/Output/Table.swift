@@ -26,11 +26,12 @@ public struct Table: Sendable {
 
     /// One cell: its text, and how to colour it on a terminal.
     public struct Cell: Sendable {
-        public var text: String
+        /// The text shown, control characters escaped (see `String.terminalSafe`).
+        public let text: String
         public var paint: @Sendable (TextStyle, String) -> String
 
         public init(_ text: String, paint: @escaping @Sendable (TextStyle, String) -> String = { _, text in text }) {
-            self.text = text
+            self.text = text.terminalSafe
             self.paint = paint
         }
     }

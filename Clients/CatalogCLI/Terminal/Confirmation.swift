@@ -30,7 +30,7 @@ public struct Confirmation: Sendable {
     /// `true` with `--yes`; otherwise asks `question` and is `true` for `y` or `yes`.
     public func ask(_ question: String) -> Bool {
         if assumeYes { return true }
-        console.writeError(console.errorStyle.bold(question) + " [y/N] ")
+        console.writeError(console.errorStyle.bold(question.terminalSafe) + " [y/N] ")
         guard let answer = console.readLine() else {
             console.writeError("\n")
             return false

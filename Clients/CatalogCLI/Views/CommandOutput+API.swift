@@ -30,7 +30,9 @@ extension CommandOutput {
         return CommandOutput(document: documents.count == 1 ? documents[0] : .array(documents), records: documents) { context in
             methods.map { method in
                 let summary = MethodSummary(method)
-                return context.style.bold(summary.path) + "   \(summary.kind) · role \(summary.role)\n"
+                let path: String = context.style.bold(summary.path.terminalSafe)
+                let heading = "\(path)   \(summary.kind) · role \(summary.role.terminalSafe)\n"
+                return heading
                     + "request:\n" + SchemaOutline(method.request).render(context: context)
                     + "response:\n" + SchemaOutline(method.response).render(context: context)
             }.joined(separator: "\n")

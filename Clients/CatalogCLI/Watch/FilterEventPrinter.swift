@@ -25,7 +25,7 @@ public final class FilterEventPrinter: Sendable {
     /// Notes on standard error that the stream was lost and is being resumed, unless the
     /// same note was the last thing said.
     public func showInterruption(_ error: RPCError) {
-        let note = "watch interrupted (\(error.code.name): \(error.message)); resuming\n"
+        let note = "watch interrupted (\(error.code.name): \(error.message.terminalSafe)); resuming\n"
         let isNew = lastNote.withLock { last in
             defer { last = note }
             return last != note

@@ -67,10 +67,10 @@ public final class LiveFilterView: Sendable {
         let style = console.outputStyle
         let (label, detail, paint): (String, String, (String) -> String) =
             switch status {
-            case .connecting(let filterId): ("connecting", " to filter \(filterId)…", style.dim)
+            case .connecting(let filterId): ("connecting", " to filter \(filterId.terminalSafe)…", style.dim)
             case .live(let revision, let date, let reset):
                 ("live", " · revision \(revision) · \(Self.clock(date))" + (reset ? " · history gone, state reloaded" : ""), style.green)
-            case .reconnecting(let error): ("reconnecting…", " (\(error.code.name): \(error.message))", style.yellow)
+            case .reconnecting(let error): ("reconnecting…", " (\(error.code.name): \(error.message.terminalSafe))", style.yellow)
             }
         return paint(label) + style.dim(DisplayWidth.truncate(detail, to: max(width - label.count, 1)))
     }

@@ -63,7 +63,9 @@ enum Completions {
         else { return [] }
         let values = try? await lookup(client, CallOptions(timeout: timeout))
         await client.close()
-        return values ?? []
+        // A value with a control character (a line break would even split it in two) is no
+        // word to complete, and must not reach the terminal.
+        return (values ?? []).filter { !$0.containsControlCharacters }
     }
 
     /// The value given to `option` among the words typed so far (`--server x` or `--server=x`).

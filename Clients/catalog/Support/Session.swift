@@ -67,8 +67,9 @@ struct Session {
         return Dictionary(categories.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Writes a note for people to standard error (hints, summaries of what happened).
+    /// Writes a note for people to standard error (hints, summaries of what happened), its
+    /// control characters escaped.
     func note(_ text: String) {
-        console.writeError(console.errorStyle.dim(text) + "\n")
+        console.writeError(console.errorStyle.dim(text.terminalSafe) + "\n")
     }
 }

@@ -22,7 +22,9 @@ public final class TokenAuthorizer: CallAuthorizer {
         self.roles = Dictionary(uniqueKeysWithValues: CatalogContract.methods.map { ($0.descriptor, $0.role) })
     }
 
-    /// Accepts `tokens` from now on, in place of the previous set (calls under way keep going).
+    /// Accepts `tokens` from now on, in place of the previous set. Calls under way keep going;
+    /// `FilterHub.endUnauthorizedWatches()` then ends the open Watches that `tokens` no
+    /// longer allow.
     public func replaceTokens(with tokens: TokenSet) {
         self.tokens.withLock { $0 = tokens }
     }

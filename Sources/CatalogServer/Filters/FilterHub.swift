@@ -13,26 +13,49 @@ import Synchronization
 ///
 /// The swift-metrics gauge `catalog_watch_subscribers` follows the number of Watch streams
 /// open (made with the factory in force when the hub is made).
+///
+/// On a server with an authorizer, a Watch stays open only while the authorizer would still
+/// let it start: `endUnauthorizedWatches()` ends the others after the credentials change.
 public final class FilterHub: Sendable {
     /// Bounds of the hub.
     public struct Limits: Sendable {
         /// Watch streams open at once across the server (contract default 100,000).
         public var maxSubscribers = 100_000
+        /// Watch streams open at once on one connection. By default 512: half of a
+        /// connection's 1024 concurrent streams (`HTTP2ServerConfiguration`), so that a
+        /// connection full of Watches still has streams for its other calls.
+        public var maxSubscribersPerConnection = 512
+        /// Watch streams open at once for one caller: a token's name, or the peer's IP
+        /// address when the server runs open. `nil` (the default): a tenth of
+        /// `maxSubscribers` (at least 1), so that one caller leaves nine tenths of the
+        /// server's slots to the others.
+        public var maxSubscribersPerCaller: Int?
         /// Changes retained per filter for resume (at least 1024).
         public var retainedChanges = 1024
 
         public init() {}
+
+        /// The per-caller limit in force.
+        public var effectiveMaxSubscribersPerCaller: Int {
+            maxSubscribersPerCaller ?? max(maxSubscribers / 10, 1)
+        }
     }
 
     public let limits: Limits
+    private let authorizer: (any CallAuthorizer)?
     private let channels = Mutex<[String: FilterChannel]>([:])
-    private let subscriberCount = Atomic<Int>(0)
+    private let quota: Mutex<WatchQuota>
     private let subscriberGauge = Meter(label: "catalog_watch_subscribers")
     private let shuttingDown = Atomic<Bool>(false)
 
     /// A hub with no filter yet (`load(from:)` reads them).
-    public init(limits: Limits = Limits()) {
+    ///
+    /// - Parameter authorizer: the server's, which a Watch must satisfy for as long as it
+    ///   is open; `nil` on a server that runs open.
+    public init(limits: Limits = Limits(), authorizer: (any CallAuthorizer)? = nil) {
         self.limits = limits
+        self.authorizer = authorizer
+        self.quota = Mutex(WatchQuota(limits: limits))
     }
 
     /// Loads every filter and its retained history, then follows the store's changes.
@@ -47,7 +70,7 @@ public final class FilterHub: Sendable {
     }
 
     /// Watch streams open now.
-    public var subscriberTotal: Int { subscriberCount.load(ordering: .relaxed) }
+    public var subscriberTotal: Int { quota.withLock { $0.total } }
 
     // MARK: Reads
 
@@ -83,41 +106,74 @@ public final class FilterHub: Sendable {
 
     // MARK: Watch
 
-    /// A Watch subscription, registered atomically with the state it starts from.
+    /// A Watch subscription for the call made in `context`, registered atomically with the
+    /// state it starts from. It holds a slot of the limits per connection, per caller and of
+    /// the server until its stream closes, for whatever reason.
     ///
     /// - Throws: NOT_FOUND `unknownFilter`; OUT_OF_RANGE `futureRevision`, or
     ///   `revisionCompacted` for `everyChange` when the history after `sinceRevision` is gone;
-    ///   RESOURCE_EXHAUSTED past the subscriber limit; UNAVAILABLE while shutting down.
+    ///   RESOURCE_EXHAUSTED `tooManySubscribers` past a subscriber limit; the authorizer's
+    ///   refusal when it no longer lets the call run (its credentials changed since the call's
+    ///   headers were checked); UNAVAILABLE while shutting down.
     public func subscribe(
         filterID: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int,
-        contentType: ContentType, waker: ResponseWaker
+        context: ServerContext, waker: ResponseWaker
     ) throws(RPCError) -> any ResponseSource {
         if shuttingDown.load(ordering: .relaxed) { throw RPCError(.unavailable, "the server is shutting down") }
         guard let channel = channels.withLock({ $0[filterID] }) else { throw CatalogError.unknownFilter(filterID).rpcError }
-        guard subscriberCount.wrappingAdd(1, ordering: .relaxed).newValue <= limits.maxSubscribers else {
-            subscriberCount.wrappingSubtract(1, ordering: .relaxed)
-            throw CatalogError.tooManySubscribers(limit: limits.maxSubscribers).rpcError
-        }
+        let holder = WatchQuota.Holder(context)
+        if let refusal = quota.withLock({ $0.take(for: holder) }) { throw refusal.rpcError }
         subscriberGauge.increment()
+        let subscription: FilterSubscription
         do {
-            return try channel.subscribe { current, oldest throws(CatalogError) in
+            subscription = try channel.subscribe { current, oldest throws(CatalogError) in
                 FilterSubscription(
                     channel: channel, start: try Self.start(current: current, oldestRetained: oldest, since: sinceRevision, delivery: delivery),
-                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: contentType, waker: waker
+                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: context.contentType,
+                    head: authorizer == nil ? nil : context.head, waker: waker
                 ) { [weak self, channel] subscription in
                     channel.remove(subscription)
-                    self?.subscriberLeft()
+                    self?.subscriberLeft(holder)
                 }
             }
         } catch {
-            subscriberLeft()
+            subscriberLeft(holder)
             throw error.rpcError
         }
+        // Checked again once registered: the headers may have been let through with the
+        // credentials that `endUnauthorizedWatches()` has just swept away, before this
+        // subscription was there to be swept.
+        if let authorizer, let refusal = authorizer.authorize(context.head, for: context.method).refusal {
+            subscription.streamClosed()
+            throw refusal
+        }
+        return subscription
     }
 
-    private func subscriberLeft() {
-        subscriberCount.wrappingSubtract(1, ordering: .relaxed)
+    private func subscriberLeft(_ holder: WatchQuota.Holder) {
+        quota.withLock { $0.release(holder) }
         subscriberGauge.decrement()
+    }
+
+    /// Ends every open Watch that the authorizer would no longer let start (its token gone
+    /// from a reloaded token file, or its role now too low) with the authorizer's refusal,
+    /// after what was already sent; returns how many it ended. Call it whenever the
+    /// authorizer's credentials change. Each stream is only marked and woken: no task per
+    /// subscriber.
+    @discardableResult
+    public func endUnauthorizedWatches() -> Int {
+        guard let authorizer else { return 0 }
+        var ended = 0
+        for channel in channels.withLock({ Array($0.values) }) {
+            for subscription in channel.subscribers {
+                guard let head = subscription.head, let refusal = authorizer.authorize(head, for: FiltersService.watch.descriptor).refusal
+                else { continue }
+                let trailers = ResponseTrailers(
+                    error: RPCError(refusal.code, "the Watch is no longer authorized: \(refusal.message)", detail: refusal.detail))
+                if subscription.end(trailers) { ended += 1 }
+            }
+        }
+        return ended
     }
 
     private static func start(current: FilterState, oldestRetained: Int64, since: Int64?, delivery: FilterDelivery)

@@ -29,6 +29,8 @@ final class FilterSubscription: ResponseSource {
     private let channel: FilterChannel
     private let delivery: FilterDelivery
     let heartbeatInterval: Duration
+    /// The call's head, kept to check its authorization again; `nil` on a server that runs open.
+    let head: RequestHead?
     private let codec: any MessageCodec
     private let codecName: String
     private let waker: ResponseWaker
@@ -37,11 +39,13 @@ final class FilterSubscription: ResponseSource {
 
     init(
         channel: FilterChannel, start: Start, delivery: FilterDelivery, heartbeatInterval: Duration,
-        contentType: ContentType, waker: ResponseWaker, onClose: @escaping @Sendable (FilterSubscription) -> Void
+        contentType: ContentType, head: RequestHead?, waker: ResponseWaker,
+        onClose: @escaping @Sendable (FilterSubscription) -> Void
     ) {
         self.channel = channel
         self.delivery = delivery
         self.heartbeatInterval = heartbeatInterval
+        self.head = head
         self.codec = contentType.codec
         self.codecName = contentType.codecName
         self.waker = waker
@@ -73,12 +77,17 @@ final class FilterSubscription: ResponseSource {
         if due { waker.wake() }
     }
 
-    /// Ends the stream with `trailers` after what was already queued.
-    func end(_ trailers: ResponseTrailers) {
-        state.withLock { state in
-            if state.end == nil { state.end = trailers }
+    /// Ends the stream with `trailers` after what was already queued; `false` when it was
+    /// ending already (with other trailers).
+    @discardableResult
+    func end(_ trailers: ResponseTrailers) -> Bool {
+        let first = state.withLock { state -> Bool in
+            guard state.end == nil, !state.closed else { return false }
+            state.end = trailers
+            return true
         }
         waker.wake()
+        return first
     }
 
     // MARK: ResponseSource (the transport's thread)

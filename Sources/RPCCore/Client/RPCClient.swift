@@ -34,7 +34,7 @@ public struct RPCClient: Sendable {
             guard let bytes = try await call.receive() else {
                 throw RPCError(.internalError, "the server ended a unary call without a response message")
             }
-            let response = try codec.decode(Response.self, from: bytes)
+            let response = try Self.decodeResponse(Response.self, from: bytes, with: codec)
             if try await call.receive() != nil {
                 throw RPCError(.internalError, "the server sent more than one message on a unary call")
             }
@@ -61,6 +61,19 @@ public struct RPCClient: Sendable {
             throw error
         }
         return ResponseStream(call: call, codec: codec)
+    }
+
+    /// A response message decoded with `codec`. One that does not decode is INTERNAL, as in
+    /// gRPC: the client cannot read what the server sent (INVALID_ARGUMENT would blame the
+    /// request).
+    static func decodeResponse<Response: Decodable>(
+        _ type: Response.Type, from bytes: [UInt8], with codec: any MessageCodec
+    ) throws(RPCError) -> Response {
+        do {
+            return try codec.decode(type, from: bytes)
+        } catch {
+            throw RPCError(.internalError, "the server's response does not decode: \(error.message)")
+        }
     }
 
     static func cancellingOnTaskCancel<T>(

@@ -39,7 +39,7 @@ public final class ResponseStream<Response: Decodable & Sendable>: AsyncSequence
             let codec = stream.codec
             return try await RPCClient.cancellingOnTaskCancel(call) { () async throws(RPCError) -> Response? in
                 guard let bytes = try await call.receive() else { return nil }
-                return try codec.decode(Response.self, from: bytes)
+                return try RPCClient.decodeResponse(Response.self, from: bytes, with: codec)
             }
         }
     }

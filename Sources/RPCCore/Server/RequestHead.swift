@@ -10,18 +10,28 @@ public struct RequestHead: Sendable {
     public var deadline: ContinuousClock.Instant?
     /// The peer's address, for logs.
     public var peer: String
+    /// The connection the call came on.
+    public var connection: ConnectionIdentity
+    /// Who the router's authorizer says is calling (e.g. a token's name), once it let the
+    /// call run; `nil` for an anonymous call.
+    public var caller: String?
 
+    /// - Parameter connection: by default a connection of its own.
     public init(
         path: String,
         contentType: ContentType,
         metadata: Metadata,
         deadline: ContinuousClock.Instant?,
-        peer: String
+        peer: String,
+        connection: ConnectionIdentity = .next(peerAddress: nil),
+        caller: String? = nil
     ) {
         self.path = path
         self.contentType = contentType
         self.metadata = metadata
         self.deadline = deadline
         self.peer = peer
+        self.connection = connection
+        self.caller = caller
     }
 }

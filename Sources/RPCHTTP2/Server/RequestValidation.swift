@@ -9,8 +9,9 @@ enum RequestValidation {
         var route: Route
         var requestCompression: CompressionAlgorithm
         var responseCompression: CompressionAlgorithm
+
         /// Who the router's authorizer says is calling, for the access log.
-        var caller: String?
+        var caller: String? { head.caller }
     }
 
     /// An answer sent before any handler runs: HTTP status plus trailers-only gRPC status.
@@ -29,6 +30,7 @@ enum RequestValidation {
     }
 
     /// - Parameters:
+    ///   - connection: the connection the request came on, for the call's head.
     ///   - recentRoute: the route of the connection's previous call and its path, found again
     ///     without a lookup when this call's path is the same.
     ///   - now: read only when the call has a deadline.
@@ -36,6 +38,7 @@ enum RequestValidation {
         _ headers: RequestHeaders,
         router: Router,
         peer: String,
+        connection: ConnectionIdentity,
         recentRoute: (path: String, route: Route)? = nil,
         now: @autoclosure () -> ContinuousClock.Instant = .now
     ) -> Result<Accepted, Rejected> {
@@ -95,24 +98,25 @@ enum RequestValidation {
         {
             responseCompression = requestCompression
         }
-        let head = RequestHead(
+        var head = RequestHead(
             path: path,
             contentType: contentType,
             metadata: headers.metadata,
             deadline: deadline,
-            peer: peer
+            peer: peer,
+            connection: connection
         )
         let authorization = router.authorize(head, for: route)
         if let refusal = authorization.refusal {
             return .failure(Rejected(
                 httpStatus: 200, contentType: echoed, trailers: ResponseTrailers(error: refusal), caller: authorization.caller))
         }
+        head.caller = authorization.caller
         return .success(Accepted(
             head: head,
             route: route,
             requestCompression: requestCompression,
-            responseCompression: responseCompression,
-            caller: authorization.caller
+            responseCompression: responseCompression
         ))
     }
 

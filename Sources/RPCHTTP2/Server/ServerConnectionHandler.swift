@@ -56,6 +56,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var remoteAddress: SocketAddress?
     /// The peer's address as text, made when first needed (see `logger`).
     private lazy var peer: String = remoteAddress?.description ?? "unknown"
+    /// The connection as its calls' heads name it, made when its first call starts.
+    private lazy var connection = ConnectionIdentity.next(peerAddress: remoteAddress?.ipAddress)
     @exclusivity(unchecked) private var isReading = false
     /// Reads from the socket so far, counting the one being processed.
     @exclusivity(unchecked) private var readCount: UInt64 = 0
@@ -673,7 +675,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers), path: headers.path, session: session)
             return
         }
-        switch RequestValidation.validate(headers, router: router, peer: peer, recentRoute: recentRoute) {
+        switch RequestValidation.validate(headers, router: router, peer: peer, connection: connection, recentRoute: recentRoute) {
         case .failure(let rejected):
             answer(stream, rejected, path: headers.path, session: session)
         case .success(let accepted):

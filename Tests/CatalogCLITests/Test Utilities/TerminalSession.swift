@@ -70,6 +70,11 @@ final class TerminalSession: Sendable {
         try await tmux(["capture-pane", "-p", "-t", "cli"] + (colors ? ["-e"] : []))
     }
 
+    /// The pane's title, which the program in it may set (OSC 0 or 2).
+    func paneTitle() async throws -> String {
+        try await tmux(["display-message", "-p", "-t", "cli", "#{pane_title}"])
+    }
+
     /// Polls the screen until `predicate` holds and returns it; throws with the last screen
     /// after `timeout`.
     func waitFor(

@@ -12,15 +12,16 @@ struct WatchReader {
     }
 
     /// Opens a Watch on `client`.
-    static func open(_ client: RPCClient, _ request: WatchFilterRequest) async throws -> WatchReader {
-        WatchReader(try await client.serverStreaming(FiltersService.watch, request))
+    static func open(_ client: RPCClient, _ request: WatchFilterRequest, options: CallOptions = .defaults) async throws -> WatchReader {
+        WatchReader(try await client.serverStreaming(FiltersService.watch, request, options: options))
     }
 
     /// Opens a Watch and reads its snapshot and synced events, expecting exactly those.
     static func openSynced(
-        _ client: RPCClient, _ request: WatchFilterRequest, sourceLocation: SourceLocation = #_sourceLocation
+        _ client: RPCClient, _ request: WatchFilterRequest, options: CallOptions = .defaults,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> WatchReader {
-        let watch = try await open(client, request)
+        let watch = try await open(client, request, options: options)
         #expect(try await watch.next().kind == .snapshot, sourceLocation: sourceLocation)
         #expect(try await watch.next().kind == .synced, sourceLocation: sourceLocation)
         return watch
