@@ -10,10 +10,11 @@ import RPCHTTP2
 /// The whole server connection under fuzzing: a client's bytes go through the real nghttp2
 /// session and `catalogd`'s connection handler and router (every service, over an SQLite
 /// store in a temporary directory) in memory, on an `EmbeddedChannel`. Inline calls are
-/// answered; calls that run in a task stay queued until the connection closes.
+/// answered; calls that would run in a task are refused (RST_STREAM REFUSED_STREAM).
 ///
 /// Promises checked for every input: no crash, and an answer that is valid HTTP/2 and valid
-/// gRPC (`ServerOutputCheck`); libFuzzer's `-rss_limit_mb` and `-malloc_limit_mb` bound memory.
+/// gRPC (`ServerOutputCheck`); libFuzzer's `-rss_limit_mb` and `-malloc_limit_mb` bound memory,
+/// and its leak detection finds what a connection leaves behind.
 public enum ConnectionFuzzTarget {
     /// The server's settings: the defaults with timeouts short enough for the fuzzer's clock.
     static let configuration: HTTP2ServerConfiguration = {

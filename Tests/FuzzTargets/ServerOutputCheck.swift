@@ -3,10 +3,12 @@ import CNGHTTP2
 /// Checks what a server sent on one connection: whole frames, each of a type, length and
 /// stream that a server may send (RFC 9113 §6), SETTINGS first, each stream's frames in the
 /// order of a response (HEADERS, DATA, trailers, or RST_STREAM at any point; nothing after its
-/// end), every header block decodable (HPACK, nghttp2's inflater) with `:status` first, and
+/// end but one RST_STREAM), every header block decodable (HPACK, nghttp2's inflater) with `:status` first, and
 /// every block that ends a stream carrying a `grpc-status` from 0 to 16.
 struct ServerOutputCheck {
-    private enum StreamState { case open, headersSent, ended }
+    /// A stream's state on the server's side: `ended` by END_STREAM (RST_STREAM may still
+    /// follow, RFC 9113 §5.1 half-closed (local)), or `reset`.
+    private enum StreamState { case open, headersSent, ended, reset }
 
     private var streams: [UInt32: StreamState] = [:]
     private var goAwayLastStream: UInt32?
@@ -75,11 +77,13 @@ struct ServerOutputCheck {
 
     private mutating func streamFrame(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8]) throws(FuzzFailure) {
         let state = streams[stream] ?? .open
-        guard state != .ended else { throw FuzzFailure("frame type \(type) on stream \(stream) after its end") }
+        guard state != .reset, state != .ended || type == 3 else {
+            throw FuzzFailure("frame type \(type) on stream \(stream) after its end")
+        }
         switch type {
         case 3:
             guard payload.count == 4 else { throw FuzzFailure("an RST_STREAM of \(payload.count) bytes") }
-            streams[stream] = .ended
+            streams[stream] = .reset
         case 1:
             if state == .open, let last = goAwayLastStream, stream > last {
                 throw FuzzFailure("an answer on stream \(stream), above the GOAWAY's last stream \(last)")

@@ -26,9 +26,10 @@ func target(_ input: [UInt8]) throws(FuzzFailure) {
 }
 
 if fuzzesConnection {
-    // The main thread is not one of Swift's concurrency threads: waiting here blocks none of them.
+    // Detached: this top-level code runs on the main actor, which waits here; the main thread is
+    // not one of Swift's concurrency threads, so the task runs meanwhile.
     let prepared = DispatchSemaphore(value: 0)
-    Task {
+    Task.detached {
         do {
             try await ConnectionFuzzTarget.prepare()
         } catch {
