@@ -32,11 +32,9 @@ struct HPACKBombTests {
         try await withTestServer { server in
             let port = server.port
             let goAway = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port)
-                defer { raw.close() }
-                try raw.sendPreface()
-                try raw.sendRaw(Self.headerFrames(streamID: 1, block: Self.bomb(after: Self.request), endStream: true))
-                return try raw.readUntilClosed().first { $0.type == .goAway }
+                try closingGoAway(onConnectionTo: port) { raw in
+                    try raw.sendRaw(Self.headerFrames(streamID: 1, block: Self.bomb(after: Self.request), endStream: true))
+                }
             }
             #expect(goAway?.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(String(describing: goAway))")
             #expect(try await server.servesAnotherConnection())
@@ -48,13 +46,11 @@ struct HPACKBombTests {
         try await withTestServer { server in
             let port = server.port
             let goAway = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port)
-                defer { raw.close() }
-                try raw.sendPreface()
-                try raw.sendHeaders(streamID: 1, headers: RawHTTP2Connection.grpcRequestHeaders(path: Echo.get.descriptor.path), endStream: false)
-                try raw.sendData(streamID: 1, grpcMessage(#"{"text":"trailers follow"}"#), endStream: false)
-                try raw.sendRaw(Self.headerFrames(streamID: 1, block: Self.bomb(after: []), endStream: true))
-                return try raw.readUntilClosed().first { $0.type == .goAway }
+                try closingGoAway(onConnectionTo: port) { raw in
+                    try raw.sendHeaders(streamID: 1, headers: RawHTTP2Connection.grpcRequestHeaders(path: Echo.get.descriptor.path), endStream: false)
+                    try raw.sendData(streamID: 1, grpcMessage(#"{"text":"trailers follow"}"#), endStream: false)
+                    try raw.sendRaw(Self.headerFrames(streamID: 1, block: Self.bomb(after: []), endStream: true))
+                }
             }
             #expect(goAway?.goAwayErrorCode == HTTP2ErrorCode.enhanceYourCalm, "\(String(describing: goAway))")
         }

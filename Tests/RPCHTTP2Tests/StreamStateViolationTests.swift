@@ -49,13 +49,11 @@ struct StreamStateViolationTests {
         try await withTestServer { server in
             let port = server.port
             let goAway = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port)
-                defer { raw.close() }
-                try raw.sendPreface()
-                try raw.sendEchoGet(streamID: 1, text: "once")
-                _ = try raw.readUntil { $0.streamID == 1 && $0.isEndStream }
-                try raw.sendEchoGet(streamID: 1, text: "again")
-                return try raw.readUntilClosed().first { $0.type == .goAway }
+                try closingGoAway(onConnectionTo: port) { raw in
+                    try raw.sendEchoGet(streamID: 1, text: "once")
+                    _ = try raw.readUntil { $0.streamID == 1 && $0.isEndStream }
+                    try raw.sendEchoGet(streamID: 1, text: "again")
+                }
             }
             #expect(goAway?.goAwayErrorCode == HTTP2ErrorCode.streamClosed, "\(String(describing: goAway))")
             #expect(goAway?.goAwayLastStreamID == 1)
@@ -68,13 +66,11 @@ struct StreamStateViolationTests {
         try await withTestServer { server in
             let port = server.port
             let goAway = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port)
-                defer { raw.close() }
-                try raw.sendPreface()
-                try raw.sendEchoGet(streamID: 5, text: "five")
-                _ = try raw.readUntil { $0.streamID == 5 && $0.isEndStream }
-                try raw.sendEchoGet(streamID: 3, text: "three")
-                return try raw.readUntilClosed().first { $0.type == .goAway }
+                try closingGoAway(onConnectionTo: port) { raw in
+                    try raw.sendEchoGet(streamID: 5, text: "five")
+                    _ = try raw.readUntil { $0.streamID == 5 && $0.isEndStream }
+                    try raw.sendEchoGet(streamID: 3, text: "three")
+                }
             }
             #expect(goAway?.goAwayErrorCode == HTTP2ErrorCode.protocolError, "\(String(describing: goAway))")
             #expect(try await server.servesAnotherConnection())
@@ -86,14 +82,12 @@ struct StreamStateViolationTests {
         try await withTestServer { server in
             let port = server.port
             let goAway = try await runBlocking {
-                let raw = try RawHTTP2Connection(port: port)
-                defer { raw.close() }
-                try raw.sendPreface()
-                let headers = RawHTTP2Connection.grpcRequestHeaders(path: Echo.hang.descriptor.path)
-                try raw.sendHeaders(streamID: 1, headers: headers, endStream: false)
-                try raw.sendData(streamID: 1, grpcMessage(#"{"text":"hanging"}"#), endStream: true)
-                try raw.sendHeaders(streamID: 1, headers: [("x-late", "1")], endStream: true)
-                return try raw.readUntilClosed().first { $0.type == .goAway }
+                try closingGoAway(onConnectionTo: port) { raw in
+                    let headers = RawHTTP2Connection.grpcRequestHeaders(path: Echo.hang.descriptor.path)
+                    try raw.sendHeaders(streamID: 1, headers: headers, endStream: false)
+                    try raw.sendData(streamID: 1, grpcMessage(#"{"text":"hanging"}"#), endStream: true)
+                    try raw.sendHeaders(streamID: 1, headers: [("x-late", "1")], endStream: true)
+                }
             }
             #expect(goAway?.goAwayErrorCode == HTTP2ErrorCode.streamClosed, "\(String(describing: goAway))")
         }

@@ -14,10 +14,16 @@ func withTokenEchoServer<T>(_ body: (_ address: String) async throws -> T) async
     router.register(Health.check) { _, context in
         HealthCheckResponse(status: ServingStatus(rawValue: context.requestMetadata.first("authorization") ?? "-"))
     }
+    return try await withServer(router, body)
+}
+
+/// Runs a quiet server for `router` on a free loopback port while `body` runs with its
+/// `127.0.0.1:port`, then shuts it down.
+func withServer<T>(_ router: Router, _ body: (_ address: String) async throws -> T) async throws -> T {
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    var logger = Logger(label: "test.token-echo")
+    var logger = Logger(label: "test.server")
     logger.logLevel = .critical
     let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -69,25 +69,7 @@ func withHostileServer<T>(_ body: (_ address: String) async throws -> T) async t
             return ScriptedSource([.end(ResponseTrailers(error: notFound))])
         }
     }
-    var configuration = HTTP2ServerConfiguration.defaults
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    var logger = Logger(label: "test.hostile")
-    logger.logLevel = .critical
-    let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run() }
-        do {
-            let port = try #require(try await server.listeningAddress.port)
-            let result = try await body("127.0.0.1:\(port)")
-            server.beginGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-    }
+    return try await withServer(router, body)
 }
 
 /// A stream that answers what it was given, in order, as fast as the client reads it.

@@ -33,3 +33,14 @@ extension RawHTTP2Connection {
         try sendData(streamID: streamID, grpcMessage(#"{"text":"\#(text)"}"#), endStream: true)
     }
 }
+
+/// Opens a raw connection to `port`, sends the preface, lets `send` write, and returns the
+/// GOAWAY that the server ended the connection with (`nil` when it closed without one;
+/// blocking).
+func closingGoAway(onConnectionTo port: Int, after send: (RawHTTP2Connection) throws -> Void) throws -> Frame? {
+    let raw = try RawHTTP2Connection(port: port)
+    defer { raw.close() }
+    try raw.sendPreface()
+    try send(raw)
+    return try raw.readUntilClosed().first { $0.type == .goAway }
+}
