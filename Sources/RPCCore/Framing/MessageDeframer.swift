@@ -14,8 +14,8 @@ public struct MessageDeframer: Sendable {
     /// The stream's `grpc-encoding`, applied to messages whose flag byte is 1.
     public let compression: CompressionAlgorithm
 
-    private var buffer: [UInt8] = []
-    private var readIndex = 0
+    @usableFromInline var buffer: [UInt8] = []
+    @usableFromInline var readIndex = 0
 
     public init(maxMessageSize: Int, compression: CompressionAlgorithm = .identity) {
         self.maxMessageSize = maxMessageSize
@@ -23,7 +23,7 @@ public struct MessageDeframer: Sendable {
     }
 
     /// Bytes received but not yet returned as messages.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    @inlinable public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Adds received bytes. Fails early when a prefix announces an oversize message.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(RPCError) {

@@ -54,10 +54,23 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// ends with its error code.
     @exclusivity(unchecked) private var protocolViolation: (errorCode: UInt32, reason: String)?
     @exclusivity(unchecked) private var remoteAddress: SocketAddress?
-    /// The peer's address as text, made when first needed (see `logger`).
-    private lazy var peer: String = remoteAddress?.description ?? "unknown"
+    /// The peer's address as text, made when first needed (see `logger`). (Kept by hand, not
+    /// `lazy`: a lazy property's every read is checked for exclusive access.)
+    private var peer: String {
+        if let peerText { return peerText }
+        let text = remoteAddress?.description ?? "unknown"
+        peerText = text
+        return text
+    }
+    @exclusivity(unchecked) private var peerText: String?
     /// The connection as its calls' heads name it, made when its first call starts.
-    private lazy var connection = ConnectionIdentity.next(peerAddress: remoteAddress?.ipAddress)
+    private var connection: ConnectionIdentity {
+        if let identity { return identity }
+        let made = ConnectionIdentity.next(peerAddress: remoteAddress?.ipAddress)
+        identity = made
+        return made
+    }
+    @exclusivity(unchecked) private var identity: ConnectionIdentity?
     @exclusivity(unchecked) private var isReading = false
     /// Reads from the socket so far, counting the one being processed.
     @exclusivity(unchecked) private var readCount: UInt64 = 0
