@@ -60,4 +60,27 @@ struct PeerDeadlineTests {
             await connection.close()
         }
     }
+
+    /// The request in one write, as most clients send it: an inline call is answered before
+    /// any timer runs, so only the check of the timeout itself can refuse it.
+    @Test("a timeout of zero sent with its request in one write gets a trailers-only answer, no message", arguments: [Echo.get, Echo.quick])
+    func zeroTimeoutInOneWrite(method: UnaryMethod<EchoRequest, EchoResponse>) async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let frames = try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port)
+                defer { raw.close() }
+                let headers = RawHTTP2Connection.grpcRequestHeaders(path: method.descriptor.path) + [("grpc-timeout", "0n")]
+                try raw.sendRaw(
+                    RawHTTP2Connection.clientPreface + Frame(type: .settings).encoded
+                        + Frame(type: .headers, flags: FrameFlags.endHeaders, streamID: 1,
+                                payload: RawHTTP2Connection.hpackLiteral(headers)).encoded
+                        + Frame(type: .data, flags: FrameFlags.endStream, streamID: 1, payload: grpcMessage(#"{"text":"late"}"#)).encoded)
+                _ = try raw.readUntil { $0.streamID == 1 && $0.isEndStream }
+                return raw.receivedFrames.filter { $0.streamID == 1 }
+            }
+            #expect(frames.map(\.type) == [.headers], "\(frames)")
+        }
+    }
 }
+
