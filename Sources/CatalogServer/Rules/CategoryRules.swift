@@ -25,10 +25,7 @@ public enum CategoryRules {
 
     /// A trimmed, checked name and its slug.
     public static func name(_ raw: String, field: String = "name") throws(CatalogError) -> CategoryName {
-        let name = try TextRules.text(raw, field: field, limit: nameLimit)
-        if name.isEmpty {
-            throw .invalidField(field, "must not be empty")
-        }
+        let name = try TextRules.text(raw, field: field, limit: nameLimit, required: true)
         return CategoryName(name: name, slug: slug(for: name))
     }
 

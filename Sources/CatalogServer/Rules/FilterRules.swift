@@ -48,9 +48,7 @@ public enum FilterRules {
     }
 
     public static func title(_ raw: String, field: String = "title") throws(CatalogError) -> String {
-        let title = try TextRules.text(raw, field: field, limit: titleLimit)
-        if title.isEmpty { throw .invalidField(field, "must not be empty") }
-        return title
+        try TextRules.text(raw, field: field, limit: titleLimit, required: true)
     }
 
     /// A checked `Define` request.

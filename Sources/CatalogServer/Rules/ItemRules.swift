@@ -38,9 +38,7 @@ public enum ItemRules {
 
     /// A trimmed, checked title.
     public static func title(_ raw: String, field: String = "title") throws(CatalogError) -> String {
-        let title = try TextRules.text(raw, field: field, limit: titleLimit)
-        if title.isEmpty { throw .invalidField(field, "must not be empty") }
-        return title
+        try TextRules.text(raw, field: field, limit: titleLimit, required: true)
     }
 
     /// A trimmed summary (multi-line text); empty after trimming is `""`.

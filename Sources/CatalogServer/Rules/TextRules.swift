@@ -26,14 +26,15 @@ public enum TextRules {
     }
 
     /// `raw` trimmed of Unicode white space at both ends, within `limit`, without control
-    /// characters (but those in `allowed`); possibly empty.
+    /// characters (but those in `allowed`); empty only when not `required`.
     ///
     /// The bytes are counted first, in constant time, so that an oversized text is refused
     /// before its characters are counted or anything else walks it.
     static func text(
-        _ raw: String, field: String, limit: TextLimit, allowing allowed: Set<Unicode.Scalar> = []
+        _ raw: String, field: String, limit: TextLimit, required: Bool = false, allowing allowed: Set<Unicode.Scalar> = []
     ) throws(CatalogError) -> String {
         let text = trimmed(raw)
+        if required && text.isEmpty { throw .invalidField(field, "must not be empty") }
         let bytes = text.utf8.count
         if bytes > limit.bytes {
             throw .invalidField(field, "must be at most \(limit.bytes) bytes of UTF-8, not \(bytes)")

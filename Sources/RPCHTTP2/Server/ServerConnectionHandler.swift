@@ -384,7 +384,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             detail: ErrorDetail(reason: "bufferBudgetExceeded", details: ["scope": .string(scope), "limit": .number(Double(limit))]))
     }
 
-    /// While the connection holds more than its budgets allow, ends its largest calls.
+    /// While the connection holds more than its budgets allow, ends its largest calls. (Called
+    /// where a write follows: at the end of a read, and in `flush`.)
     private func shedOverBudget() {
         guard buffered.isOverBudget, let session, !closing else { return }
         while buffered.isOverBudget, let largest = streams.values.max(by: { $0.heldBytes < $1.heldBytes }), largest.heldBytes > 0 {
@@ -392,11 +393,18 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             warnings.warning(
                 "ending a call over the buffer budget", metadata: ["held": "\(largest.heldBytes)", "reason": "\(trailers.message)"],
                 on: logger)
-            metrics.endedEarly(.bufferBudget)
-            largest.abandon(trailers: trailers, resetCode: HTTP2ErrorCode.enhanceYourCalm, session: session)
-            account(largest)
+            endEarly(largest, .bufferBudget, trailers, resetCode: HTTP2ErrorCode.enhanceYourCalm, session: session)
         }
-        scheduleFlush()
+    }
+
+    /// Ends `stream`'s call before its time (`ServerStreamState.abandon`), counting why.
+    private func endEarly(
+        _ stream: ServerStreamState, _ reason: ServerMetrics.EarlyEnd, _ trailers: ResponseTrailers, resetCode: UInt32,
+        session: NGHTTP2Session
+    ) {
+        metrics.endedEarly(reason)
+        stream.abandon(trailers: trailers, resetCode: resetCode, session: session)
+        account(stream)
     }
 
     /// Sweeps the streams once `watchSchedule.interval` has passed, unless a sweep is due already.
@@ -427,19 +435,15 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                     // Answered in full: the client is told to stop sending, without error (RFC 9113 §8.1).
                     session.submitReset(streamID: stream.id, errorCode: HTTP2ErrorCode.noError)
                 } else {
-                    metrics.endedEarly(.requestTimeout)
                     let timeout = configuration.requestBodyTimeout ?? .zero
                     let trailers = ResponseTrailers(
                         code: .deadlineExceeded, message: "the request did not arrive in full within \(timeout)")
-                    stream.abandon(trailers: trailers, resetCode: HTTP2ErrorCode.cancel, session: session)
-                    account(stream)
+                    endEarly(stream, .requestTimeout, trailers, resetCode: HTTP2ErrorCode.cancel, session: session)
                 }
             case .sendStalled?:
-                metrics.endedEarly(.sendStall)
                 let timeout = configuration.sendStallTimeout ?? .zero
                 let trailers = ResponseTrailers(code: .cancelled, message: "the client took no response byte for \(timeout)")
-                stream.abandon(trailers: trailers, resetCode: HTTP2ErrorCode.cancel, session: session)
-                account(stream)
+                endEarly(stream, .sendStall, trailers, resetCode: HTTP2ErrorCode.cancel, session: session)
             case nil:
                 watching = watching || requestOpen || stream.responseWaiting
             }

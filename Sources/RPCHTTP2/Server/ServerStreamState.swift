@@ -343,31 +343,31 @@ final class ServerStreamState {
             session.submitReset(streamID: id, errorCode: resetCode)
             if !finished {
                 finished = true
-                deadlineTimer?.cancel()
                 recordEnd(trailers.code)
             }
         }
-        let error = RPCError(trailers.code, trailers.message)
-        releaseSource()
-        inline = nil
         // Credit withheld for unread messages goes back with them, or the connection's window shrinks for good.
         session.consume(streamID: id, count: takeWithheldBytes())
         inbound = nil
+        self.trailers = nil
+        dropCall(RPCError(trailers.code, trailers.message))
+        call?.abort.fire()
+    }
+
+    /// Lets go of the call's source, request and unsent response; its writer and its reader
+    /// of the request get `error`.
+    private func dropCall(_ error: RPCError) {
+        deadlineTimer?.cancel()
+        releaseSource()
+        inline = nil
         outbound.removeAll()
         outbound.failWriter(error)
-        self.trailers = nil
         if !requestEnded { endRequest(error) }
-        call?.abort.fire()
     }
 
     /// The stream is gone (reset, closed, connection lost): stop the call.
     func close() {
-        deadlineTimer?.cancel()
-        releaseSource()
-        outbound.removeAll()
-        outbound.failWriter(Self.closedError)
-        inline = nil
-        if !requestEnded { endRequest(Self.closedError) }
+        dropCall(Self.closedError)
         if !finished {
             finished = true
             recordEnd(.cancelled)
