@@ -17,8 +17,8 @@
 # The attackers stand for another machine: with ISOLATE=1 (the default) they keep to the last
 # core while catalogd and the honest client keep to the others (taskset), in the baseline
 # phases too, so that the attackers' own CPU use does not count against catalogd; everything
-# catalogd does about the attack still does. ISOLATE=0 lets every thread run anywhere, as
-# before session 6 (on 2 cores the attackers then take more than a core from the rest).
+# catalogd does about the attack still does. ISOLATE=0 lets every thread run anywhere (on 2
+# cores the attackers then take more than a core from the rest).
 # CATALOGD=path runs that catalogd binary instead of the one built here (to compare two builds).
 # Environment (defaults): PORT=50051 PHASE_S=4 ROUNDS=3 ATTACKERS=2 LANES=2 INTERVAL_MS=2 ISOLATE=1
 #   ATTACKS=rapid-reset,ping-flood,settings-flood,continuation-flood,oversized-headers,slow-reader,connection-churn,empty-frames,hpack-bomb

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# one-subscriber.sh: a change's latency to one Filters/Watch subscriber (issue 4's 1 ms p99
-# target), beside what this machine allows the same shape of path with no server code at all.
+# one-subscriber.sh: a change's latency to one Filters/Watch subscriber (the target is a 1 ms
+# p99), beside what this machine allows the same shape of path with no server code at all.
 # Alternating rounds of:
 #   catalogd  a fresh catalogd (release, new SQLite file, 127.0.0.1:50051), then the shared C
 #             client: `fanout --subscribers 1 --connections 1 --changes M --interval-ms 1`
@@ -8,9 +8,9 @@
 #   floor     Benchmarks/LatencyFloor/latency-floor.c: a client sends a byte every 1 ms on
 #             loopback TCP, one server thread works FLOOR_WORK_US µs and wakes a second through
 #             an eventfd, which answers on another connection (no HTTP/2, JSON or SQLite);
-#   shaped    the same program with catalogd's own costs per hop (SHAPED_ARGS, measured in
-#             session 11: the write before the publish, the delivery, the client's work for the
-#             response and the event, and the Select's response to the client).
+#   shaped    the same program with catalogd's own costs per hop (SHAPED_ARGS, as measured with
+#             probes in catalogd: the write before the publish, the delivery, the client's work
+#             for the response and the event, and the Select's response to the client).
 # Prints each run and the medians of p50 and p99 per target.
 # Environment (defaults): ROUNDS=5 M=2000 FLOOR_WORK_US=250
 #   SHAPED_ARGS="--work-us 200 --delivery-us 90 --client-us 110 --respond"

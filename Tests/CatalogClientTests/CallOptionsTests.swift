@@ -5,7 +5,7 @@ import Testing
 struct CallOptionsTests {
     @Test("the connect-time token is sent as authorization: Bearer; a per-call token replaces it")
     func bearerToken() async throws {
-        // The server does not check tokens yet (issue 6): a probe handler echoes the header.
+        // A probe handler, which checks no token, echoes the header.
         try await withProbeServer { port, _ in
             let client = try await CatalogClient.connect(port: port, bearerToken: "s3cret")
             #expect(try await client.health.check(service: "authorization").rawValue == "Bearer s3cret")
