@@ -66,15 +66,15 @@ let package = Package(
             dependencies: ["RPCCore"]
         ),
         .target(
-            name: "CatalogServer",
+            name: "CatalogStore",
+            dependencies: ["CatalogAPI"]
+        ),
+        .target(
+            name: "CatalogServices",
             dependencies: [
+                "CatalogStore",
                 "RPCCore",
-                "RPCHTTP2",
-                "CatalogAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
@@ -82,11 +82,20 @@ let package = Package(
         .target(
             name: "CatalogStoreSQLite",
             dependencies: [
-                "CatalogAPI",
-                "CatalogServer",
+                "CatalogStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "CatalogServer",
+            dependencies: [
+                "CatalogServices",
+                "RPCHTTP2",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -94,6 +103,8 @@ let package = Package(
             dependencies: [
                 "CatalogAPI",
                 "CatalogServer",
+                "CatalogServices",
+                "CatalogStore",
                 "CatalogStoreSQLite",
                 "RPCHTTP2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -146,7 +157,8 @@ let package = Package(
                 "RPCCore",
                 "RPCHTTP2",
                 "CatalogAPI",
-                "CatalogServer",
+                "CatalogServices",
+                "CatalogStore",
                 "CatalogStoreSQLite",
                 "CNGHTTP2",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -172,6 +184,9 @@ let package = Package(
         .testTarget(
             name: "FuzzRegressionTests",
             dependencies: ["FuzzTargets"]
+        ),
+        .testTarget(
+            name: "PackageGraphTests"
         ),
         .testTarget(
             name: "ChildProcessTests",
@@ -205,11 +220,12 @@ let package = Package(
             resources: [.copy("Python")]
         ),
         .testTarget(
-            name: "CatalogServerTests",
+            name: "CatalogServicesTests",
             dependencies: [
                 "TestTokens",
                 "CatalogAPI",
-                "CatalogServer",
+                "CatalogServices",
+                "CatalogStore",
                 "RPCCore",
             ]
         ),
@@ -217,7 +233,7 @@ let package = Package(
             name: "CatalogStoreSQLiteTests",
             dependencies: [
                 "CatalogAPI",
-                "CatalogServer",
+                "CatalogStore",
                 "CatalogStoreSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -232,6 +248,8 @@ let package = Package(
                 "TestTokens",
                 "CatalogAPI",
                 "CatalogServer",
+                "CatalogServices",
+                "CatalogStore",
                 "CatalogStoreSQLite",
                 "RPCCore",
                 "RPCHTTP2",
@@ -246,6 +264,7 @@ let package = Package(
                 "CatalogAPI",
                 "CatalogClient",
                 "CatalogServer",
+                "CatalogStore",
                 "ChildProcess",
                 "CatalogStoreSQLite",
                 "RPCCore",
@@ -262,6 +281,7 @@ let package = Package(
                 "TestCertificates",
                 "CatalogClient",
                 "CatalogServer",
+                "CatalogStore",
                 "CatalogStoreSQLite",
                 "RPCCore",
                 "RPCHTTP2",

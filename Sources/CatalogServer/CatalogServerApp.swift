@@ -1,4 +1,6 @@
 import CatalogAPI
+import CatalogServices
+import CatalogStore
 import Logging
 import NIOCore
 import RPCCore
@@ -26,30 +28,14 @@ public final class CatalogServerApp: Service, Sendable {
         configuration: HTTP2ServerConfiguration, logger: Logger, store: any CatalogStore & FilterStore,
         filterLimits: FilterHub.Limits = FilterHub.Limits(), authorizer: (any CallAuthorizer)? = nil
     ) {
-        let health = HealthService(services: Self.serviceNames)
+        let health = HealthService(services: HealthService.catalogServiceNames)
         let filters = FilterHub(limits: filterLimits, authorizer: authorizer)
         self.health = health
         self.filters = filters
         self.store = store
-        var router = Self.makeRouter(store: store, health: health, filters: filters)
+        var router = Router.catalog(store: store, health: health, filters: filters)
         router.authorizer = authorizer
         self.server = HTTP2Server(router: router, configuration: configuration, logger: logger)
-    }
-
-    /// The services served, as health checks know them.
-    public static let serviceNames = [
-        Health.serviceName, Reflection.serviceName, CatalogService.name, CategoriesService.name, FiltersService.name,
-    ]
-
-    /// The router the server uses: every method of every served service.
-    public static func makeRouter(store: any CatalogStore & FilterStore, health: HealthService, filters: FilterHub) -> Router {
-        var router = Router()
-        router.register(health)
-        router.register(ReflectionService())
-        router.register(CatalogRPCService(store: store))
-        router.register(CategoriesRPCService(store: store))
-        router.register(FiltersRPCService(store: store, hub: filters))
-        return router
     }
 
     /// The address the server listens on, once it does; throws when binding failed.

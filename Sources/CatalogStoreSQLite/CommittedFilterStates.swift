@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogServer
+import CatalogStore
 import Synchronization
 
 /// Each filter's state as the writer last committed it, so that a filter write need not read

@@ -1,4 +1,4 @@
-import CatalogServer
+import CatalogStore
 import GRDB
 import GRDBSQLite
 import Logging

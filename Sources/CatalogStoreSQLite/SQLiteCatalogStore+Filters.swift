@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogServer
+import CatalogStore
 import Foundation
 import GRDB
 

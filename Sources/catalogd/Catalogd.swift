@@ -1,6 +1,8 @@
 import ArgumentParser
 import CatalogAPI
 import CatalogServer
+import CatalogServices
+import CatalogStore
 import CatalogStoreSQLite
 import Foundation
 import Logging

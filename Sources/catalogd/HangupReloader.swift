@@ -1,4 +1,5 @@
-import CatalogServer
+import CatalogServices
+import CatalogStore
 import Logging
 import RPCHTTP2
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import CatalogAPI
-import CatalogServer
+import CatalogServices
+import CatalogStore
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
-import CatalogServer
+import CatalogServices
+import CatalogStore
 import CatalogStoreSQLite
 import Foundation
 import Logging
@@ -37,8 +38,8 @@ public enum ConnectionFuzzTarget {
             fatalError("cannot make the fuzzer's store in \(directory.path)")
         }
         let filters = FilterHub()
-        let router = CatalogServerApp.makeRouter(
-            store: store, health: HealthService(services: CatalogServerApp.serviceNames), filters: filters)
+        let router = Router.catalog(
+            store: store, health: HealthService(services: HealthService.catalogServiceNames), filters: filters)
         return (router, store, filters)
     }()
 

@@ -1,5 +1,7 @@
 import CatalogClient
 import CatalogServer
+import CatalogServices
+import CatalogStore
 import CatalogServerRunner
 import CatalogStoreSQLite
 import Foundation

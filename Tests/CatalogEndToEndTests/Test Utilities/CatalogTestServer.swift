@@ -1,5 +1,7 @@
 import CatalogAPI
 import CatalogServer
+import CatalogServices
+import CatalogStore
 import CatalogServerRunner
 import CatalogStoreSQLite
 import Foundation

@@ -1,4 +1,5 @@
-import CatalogServer
+import CatalogServices
+import CatalogStore
 import Foundation
 import RPCCore
 import TestTokens

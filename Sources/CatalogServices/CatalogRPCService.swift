@@ -1,0 +1,108 @@
+import CatalogAPI
+import CatalogStore
+import Foundation
+import RPCCore
+
+/// Serves `catalog.v1.Catalog`: checks and normalizes each request with `ItemRules`, then
+/// leaves existence and storage to the store.
+///
+/// Each method is also callable directly, as the handler registered for it.
+///
+/// Decisions where the contract leaves room (see also `ItemRules`):
+/// - ListItems: a `query` or `level` that is empty after trimming is absent, as is `pageToken: ""`;
+///   the default order is `createdAt`, ascending. A `query` over `TextRules.queryLimit`, or a
+///   `level` that no item could hold, is INVALID_ARGUMENT naming it.
+/// - UpdateItem: `categoryId: null` unassigns, an absent `categoryId` leaves it.
+public struct CatalogRPCService: RPCService {
+    private let store: any CatalogStore
+    /// GetItem's answers, encoded once per version of each item.
+    private let encodedItems = EncodedMessageCache<Int64, Item>(capacity: 4096)
+
+    public init(store: any CatalogStore) {
+        self.store = store
+    }
+
+    public func register(into router: inout Router) {
+        router.register(CatalogService.listItems) { [self] request, _ in try await listItems(request) }
+        router.registerInlineEncoded(CatalogService.getItem) { [self] request, context in
+            try encodedItems.encoded(try getItem(request), for: request.id, codec: context.contentType.codec)
+        }
+        router.register(CatalogService.createItem) { [self] request, _ in try await createItem(request) }
+        router.register(CatalogService.updateItem) { [self] request, _ in try await updateItem(request) }
+        router.register(CatalogService.deleteItem) { [self] request, _ in try await deleteItem(request) }
+    }
+
+    // MARK: Handlers
+
+    public func listItems(_ request: ListItemsRequest) async throws(CatalogError) -> ListItemsResponse {
+        let query = ItemQuery(
+            categoryID: request.categoryId,
+            search: try TextRules.query(request.query),
+            level: try request.level.flatMap { level throws(CatalogError) in
+                Self.nonEmpty(try ItemRules.shortText(level, field: "level"))
+            },
+            sort: request.sort ?? .createdAt,
+            descending: request.descending ?? false,
+            pageSize: try ItemRules.pageSize(request.pageSize),
+            pageToken: request.pageToken?.isEmpty == false ? request.pageToken : nil)
+        return try await store.listItems(query)
+    }
+
+    /// A point read: registered inline.
+    public func getItem(_ request: IDRequest) throws(CatalogError) -> Item {
+        try store.item(id: request.id)
+    }
+
+    public func createItem(_ request: CreateItemRequest) async throws(CatalogError) -> Item {
+        var draft = ItemDraft(title: try ItemRules.title(request.title), categoryID: request.categoryId)
+        if let summary = request.summary { draft.summary = Self.nonEmpty(try ItemRules.summary(summary)) }
+        if let level = request.level { draft.level = Self.nonEmpty(try ItemRules.shortText(level, field: "level")) }
+        if let duration = request.duration {
+            draft.duration = Self.nonEmpty(try ItemRules.shortText(duration, field: "duration"))
+        }
+        if let price = request.price { draft.price = try ItemRules.price(price) }
+        if let imageURL = request.imageURL, !imageURL.isEmpty { draft.imageURL = try ItemRules.imageURL(imageURL) }
+        return try await store.createItem(draft)
+    }
+
+    public func updateItem(_ request: UpdateItemRequest) async throws(CatalogError) -> Item {
+        var changes = ItemChanges(categoryID: request.categoryId)
+        if let title = request.title { changes.title = try ItemRules.title(title) }
+        changes.summary = try Self.textUpdate(request.summary) { text throws(CatalogError) in try ItemRules.summary(text) }
+        changes.level = try Self.textUpdate(request.level) { text throws(CatalogError) in
+            try ItemRules.shortText(text, field: "level")
+        }
+        changes.duration = try Self.textUpdate(request.duration) { text throws(CatalogError) in
+            try ItemRules.shortText(text, field: "duration")
+        }
+        changes.imageURL = try Self.textUpdate(request.imageURL) { text throws(CatalogError) in try ItemRules.imageURL(text) }
+        if case .set(let price) = request.price {
+            changes.price = .set(try ItemRules.price(price))
+        } else {
+            changes.price = request.price
+        }
+        return try await store.updateItem(id: request.id, changes)
+    }
+
+    public func deleteItem(_ request: IDRequest) async throws(CatalogError) -> Empty {
+        try await store.deleteItem(id: request.id)
+        return Empty()
+    }
+
+    /// An optional text field's update: a value that is empty after trimming clears the field,
+    /// any other value is validated.
+    private static func textUpdate(
+        _ update: FieldUpdate<String>,
+        _ validate: (String) throws(CatalogError) -> String
+    ) throws(CatalogError) -> FieldUpdate<String> {
+        guard case .set(let text) = update else { return update }
+        if TextRules.trimmed(text).isEmpty { return .clear }
+        let valid = try validate(text)
+        return valid.isEmpty ? .clear : .set(valid)
+    }
+
+    /// A checked (so trimmed) text, or `nil` when it is empty.
+    private static func nonEmpty(_ text: String) -> String? {
+        text.isEmpty ? nil : text
+    }
+}

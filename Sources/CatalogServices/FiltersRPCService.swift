@@ -1,0 +1,58 @@
+import CatalogAPI
+import CatalogStore
+import RPCCore
+
+/// Serves `catalog.v1.Filters`: writes go to the store (which tells the hub after commit),
+/// reads and Watch are answered by the hub.
+///
+/// Decisions where the contract leaves room (see also `FilterRules`):
+/// - Get and List read the hub, which holds every committed state before the write that made
+///   it returns: a client reads its own writes.
+/// - Deleting a filter ends its Watch streams with NOT_FOUND `unknownFilter`.
+/// - `sinceRevision` must be 0 or more; `heartbeatSeconds` 1 to 3600.
+public struct FiltersRPCService: RPCService {
+    private let store: any FilterStore
+    private let hub: FilterHub
+
+    public init(store: any FilterStore, hub: FilterHub) {
+        self.store = store
+        self.hub = hub
+    }
+
+    public func register(into router: inout Router) {
+        router.register(FiltersService.define) { [self] request, _ in
+            try await store.defineFilter(try FilterRules.definition(request))
+        }
+        router.register(FiltersService.get) { [self] request, _ in
+            try hub.state(of: try FilterRules.filterID(request.filterId))
+        }
+        router.register(FiltersService.list) { [self] _, _ in
+            FilterList(filters: hub.allStates())
+        }
+        // Inline: a filter update is a few rows, written on the event loop when the writer is
+        // idle, so a change reaches subscribers with no thread hop before their own loop's.
+        router.registerInline(FiltersService.select, responder: { [self] request, _, responder in
+            let edit = FilterEdit.select(optionID: request.optionId, toggle: request.toggle ?? false)
+            store.updateFilter(try FilterRules.filterID(request.filterId), edit, completion: responder.complete)
+        })
+        router.registerInline(FiltersService.setPresentation, responder: { [self] request, _, responder in
+            store.updateFilter(
+                try FilterRules.filterID(request.filterId), .setPresentation(request.presentation), completion: responder.complete)
+        })
+        router.registerInline(FiltersService.togglePresentation, responder: { [self] request, _, responder in
+            store.updateFilter(try FilterRules.filterID(request.filterId), .togglePresentation, completion: responder.complete)
+        })
+        router.register(FiltersService.delete) { [self] request, _ in
+            try await store.deleteFilter(try FilterRules.filterID(request.filterId))
+            return Empty()
+        }
+        router.registerInline(FiltersService.watch) { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
+            try hub.subscribe(
+                filterID: try FilterRules.filterID(request.filterId),
+                sinceRevision: try FilterRules.sinceRevision(request.sinceRevision),
+                delivery: request.delivery ?? .latest,
+                heartbeatSeconds: try FilterRules.heartbeatSeconds(request.heartbeatSeconds),
+                context: context, waker: waker)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import CatalogAPI
+import CatalogServices
+import CatalogStore
+import RPCCore
+import Testing
+
+@Suite("Catalog services through the router", .timeLimit(.minutes(1)))
+struct ServiceRoutingTests {
+    let store = RecordingStore()
+
+    /// Runs one JSON request through a router serving both catalog services.
+    func call(_ path: String, _ json: String) async throws -> OneCallStream.Finished {
+        var router = Router()
+        router.register(CategoriesRPCService(store: store))
+        router.register(CatalogRPCService(store: store))
+        let route = try #require(router.route(for: path))
+        let stream = OneCallStream(path: path, json: json)
+        await route.run(stream)
+        let finished = stream.finished
+        try #require(finished.count == 1)
+        return finished[0]
+    }
+
+    @Test("an invalid field ends the call with INVALID_ARGUMENT naming it, before the store")
+    func invalidFieldStatus() async throws {
+        let finished = try await call("/catalog.v1.Categories/Create", ##"{"name": "Cars", "color": "#12345G"}"##)
+        #expect(finished.trailers.code == .invalidArgument)
+        #expect(finished.trailers.detail?.reason == "invalidField")
+        #expect(finished.trailers.detail?.field == "color")
+        #expect(finished.lastMessage == nil)
+        #expect(store.calls.isEmpty)
+    }
+
+    @Test("Delete with items move and no moveTo ends with moveToRequired")
+    func moveToRequiredStatus() async throws {
+        let finished = try await call("/catalog.v1.Categories/Delete", #"{"id": 3, "items": "move"}"#)
+        #expect(finished.trailers.code == .invalidArgument)
+        #expect(finished.trailers.detail?.reason == "moveToRequired")
+        #expect(store.calls.isEmpty)
+    }
+
+    @Test("a page size outside 1 to 500 ends with INVALID_ARGUMENT on pageSize")
+    func pageSizeStatus() async throws {
+        let finished = try await call("/catalog.v1.Catalog/ListItems", #"{"pageSize": 501}"#)
+        #expect(finished.trailers.code == .invalidArgument)
+        #expect(finished.trailers.detail?.field == "pageSize")
+        #expect(store.calls.isEmpty)
+    }
+
+    @Test("a valid call answers the encoded response")
+    func paletteResponse() async throws {
+        let finished = try await call("/catalog.v1.Categories/Palette", "{}")
+        #expect(finished.trailers.code == .ok)
+        let message = try #require(finished.lastMessage)
+        #expect(try JSONCodec.shared.decode(Palette.self, from: message).colors == CategoryPalette.palette)
+    }
+
+    @Test("UpdateItem tells a null categoryId from an absent one on the wire")
+    func nullCategoryID() async throws {
+        _ = try await call("/catalog.v1.Catalog/UpdateItem", #"{"id": 17, "categoryId": null}"#)
+        _ = try await call("/catalog.v1.Catalog/UpdateItem", #"{"id": 17}"#)
+        _ = try await call("/catalog.v1.Catalog/UpdateItem", #"{"id": 17, "summary": null, "price": null, "level": "Avancé"}"#)
+        #expect(
+            store.calls == [
+                .updateItem(id: 17, ItemChanges(categoryID: .clear)),
+                .updateItem(id: 17, ItemChanges()),
+                .updateItem(id: 17, ItemChanges(summary: .clear, level: .set("Avancé"), price: .clear)),
+            ])
+    }
+}

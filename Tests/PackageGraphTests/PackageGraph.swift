@@ -1,0 +1,82 @@
+import Foundation
+
+/// The targets of this package and what each depends on (its own targets and other
+/// packages' products, by name), as `swift package dump-package` prints the manifest.
+struct PackageGraph {
+    /// Each target's direct dependencies.
+    var targets: [String: Set<String>]
+
+    /// Reads the manifest of the package this file belongs to.
+    static func load(filePath: String = #filePath) throws -> PackageGraph {
+        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        // Its own scratch path: the build directory is locked while `swift test` runs.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("package-graph-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ManifestUnreadable(status: process.terminationStatus) }
+        return try PackageGraph(manifestJSON: data)
+    }
+
+    init(manifestJSON: Data) throws {
+        let manifest = try JSONDecoder().decode(Manifest.self, from: manifestJSON)
+        targets = Dictionary(uniqueKeysWithValues: manifest.targets.map { ($0.name, Set($0.dependencies.compactMap(\.name))) })
+    }
+
+    func directDependencies(of target: String) -> Set<String> { targets[target] ?? [] }
+
+    /// Every target and product `target` depends on, directly or through its own targets.
+    func reachable(from target: String) -> Set<String> {
+        var reached: Set<String> = []
+        var pending = Array(directDependencies(of: target))
+        while let next = pending.popLast() {
+            guard reached.insert(next).inserted else { continue }
+            pending += directDependencies(of: next)
+        }
+        return reached
+    }
+}
+
+struct ManifestUnreadable: Error, CustomStringConvertible {
+    var status: Int32
+    var description: String { "swift package dump-package exited with status \(status)" }
+}
+
+/// The parts of `dump-package`'s JSON that name dependencies.
+private struct Manifest: Decodable {
+    var targets: [Target]
+
+    struct Target: Decodable {
+        var name: String
+        var dependencies: [Dependency]
+    }
+
+    /// `{"byName": ["X", null]}`, `{"target": ["X", null]}` or `{"product": ["X", "package", null, null]}`.
+    struct Dependency: Decodable {
+        var name: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Kind.self)
+            guard let kind = container.allKeys.first else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an empty dependency"))
+            }
+            var values = try container.nestedUnkeyedContainer(forKey: kind)
+            name = try values.decodeNil() ? nil : values.decode(String.self)
+        }
+
+        struct Kind: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+    }
+}

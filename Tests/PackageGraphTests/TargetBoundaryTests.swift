@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// The layers of the package, read from its manifest: a target that reaches across a
+/// boundary (a store that pulls in the transport, services that pull in NIO) fails here.
+@Suite("Target boundaries")
+struct TargetBoundaryTests {
+    static let graph: PackageGraph? = try? PackageGraph.load()
+
+    @Test("the package manifest can be read")
+    func manifestReads() throws {
+        let graph = try #require(Self.graph)
+        #expect(graph.targets["RPCCore"] != nil)
+    }
+
+    @Test("the store protocols depend on the messages only")
+    func storeProtocols() throws {
+        let graph = try #require(Self.graph)
+        #expect(graph.directDependencies(of: "CatalogStore") == ["CatalogAPI"])
+    }
+
+    @Test("each store depends on the store protocols, not on the services or the transport")
+    func stores() throws {
+        let graph = try #require(Self.graph)
+        for store in graph.targets.keys where store.hasPrefix("CatalogStore") && store != "CatalogStore" && !store.hasSuffix("Tests") {
+            #expect(graph.directDependencies(of: store).contains("CatalogStore"), "\(store)")
+            let reached = graph.reachable(from: store)
+            for forbidden in ["CatalogServices", "CatalogServer", "RPCHTTP2", "CNGHTTP2"] {
+                #expect(!reached.contains(forbidden), "\(store) reaches \(forbidden)")
+            }
+            #expect(reached.filter(\.isNIO).isEmpty, "\(store) reaches \(reached.filter(\.isNIO).sorted())")
+        }
+    }
+
+    @Test(
+        "services, store protocols, messages and the RPC core use no NIO, no nghttp2, no database and no C",
+        arguments: ["CatalogServices", "CatalogStore", "CatalogAPI", "RPCCore"])
+    func transportFree(target: String) throws {
+        let graph = try #require(Self.graph)
+        let reached = graph.reachable(from: target)
+        #expect(reached.filter(\.isNIO).isEmpty, "\(reached.filter(\.isNIO).sorted())")
+        for forbidden in ["RPCHTTP2", "CNGHTTP2", "CZlib", "GRDB", "GRDBSQLite", "CatalogStoreSQLite", "CatalogServer"] {
+            #expect(!reached.contains(forbidden), "\(target) reaches \(forbidden)")
+        }
+    }
+
+    @Test("the client library carries no server part")
+    func client() throws {
+        let graph = try #require(Self.graph)
+        for target in ["CatalogClient", "CatalogCLI", "catalog"] {
+            let reached = graph.reachable(from: target)
+            for forbidden in ["CatalogServices", "CatalogStore", "CatalogStoreSQLite", "CatalogServer", "GRDB"] {
+                #expect(!reached.contains(forbidden), "\(target) reaches \(forbidden)")
+            }
+        }
+    }
+
+    @Test("the services and the store reach the transport only through the server assembly")
+    func assembly() throws {
+        let graph = try #require(Self.graph)
+        #expect(graph.directDependencies(of: "CatalogServer").isSuperset(of: ["CatalogServices", "RPCHTTP2"]))
+        #expect(!graph.reachable(from: "CatalogServer").contains("CatalogStoreSQLite"))
+    }
+}
+
+extension String {
+    /// A SwiftNIO module (`NIOCore`, `NIOPosix`, `NIOSSL`…).
+    fileprivate var isNIO: Bool { hasPrefix("NIO") }
+}
