@@ -38,8 +38,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private let refusal: ConnectionRefusal?
     /// Shared by the server's connections: warnings a peer can provoke are rate-limited.
     private let warnings: WarningThrottle
-    /// Whether a stream of a refused connection was answered.
-    @exclusivity(unchecked) private var refusalAnswered = false
+    /// Where the connection is in its life, from accept to close.
+    @exclusivity(unchecked) private var state: StateMachine
     @exclusivity(unchecked) private var refusalTimer: Scheduled<Void>?
     @exclusivity(unchecked) private var callRate: CallRateLimiter?
     @exclusivity(unchecked) private var session: NGHTTP2Session?
@@ -75,9 +75,6 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// Reads from the socket so far, counting the one being processed.
     @exclusivity(unchecked) private var readCount: UInt64 = 0
     @exclusivity(unchecked) private var flushScheduled = false
-    @exclusivity(unchecked) private var closing = false
-    @exclusivity(unchecked) private var draining = false
-    @exclusivity(unchecked) private var goAwaySent = false
     @exclusivity(unchecked) private var keepalive: KeepalivePinger?
     @exclusivity(unchecked) private var idleTimer: Scheduled<Void>?
     /// When the last stream ended, while none is open (see `armIdleTimer`).
@@ -109,6 +106,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.metrics = metrics
         self.refusal = refusal
         self.warnings = warnings
+        self.state = StateMachine(refused: refusal != nil)
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
         self.headerBlock = HeaderBlockBudget(limit: configuration.maxHeaderListSize)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
@@ -147,17 +145,22 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             (Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
         ])
         session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
-        if refusal != nil {
+        switch state.channelActive() {
+        case .none:
+            break
+        case .armRefusalTimer:
             armRefusalTimer(context)
-        } else {
+        case .startTimers:
             startTimers(context)
-            if draining { startDraining() }
+        case .startTimersAndDrain:
+            startTimers(context)
+            startDraining()
         }
         flush()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let session, !closing else { return }
+        guard let session, state.isOpen else { return }
         let buffer = unwrapInboundIn(data)
         keepalive?.received()
         isReading = true
@@ -190,10 +193,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if refusalAnswered {
-            endRefusal()
-        } else {
-            flush()
+        switch state.readComplete() {
+        case .none: break
+        case .flush: flush()
+        case .endRefusal: endRefusal()
         }
         context.fireChannelReadComplete()
     }
@@ -231,7 +234,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     func send(_ message: [UInt8], on stream: ServerStreamState, initialMetadata: Metadata,
               continuation: CheckedContinuation<Void, any Error>) {
-        guard let session, stream.isActive, !closing else {
+        guard let session, stream.isActive, state.isOpen else {
             continuation.resume(throwing: RPCError(.cancelled, "the stream was closed"))
             return
         }
@@ -243,14 +246,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     func finish(_ stream: ServerStreamState, lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
-        guard let session, !closing, streams[stream.id] === stream else { return }
+        guard let session, state.isOpen, streams[stream.id] === stream else { return }
         stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, session: session)
         account(stream)
         scheduleFlush()
     }
 
     func attach(_ source: any ResponseSource, to stream: ServerStreamState, initialMetadata: Metadata) {
-        guard let session, !closing, streams[stream.id] === stream else {
+        guard let session, state.isOpen, streams[stream.id] === stream else {
             source.streamClosed()
             return
         }
@@ -260,7 +263,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     private func pullSources(_ streamIDs: [Int32]) {
-        guard let session, !closing else { return }
+        guard let session, state.isOpen else { return }
         for id in streamIDs {
             guard let stream = streams[id] else { continue }
             stream.pullSource(session: session, highWatermark: configuration.streamWriteBufferSize)
@@ -289,7 +292,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func flush() {
         guard let session, let context, context.channel.isActive else { return }
         shedOverBudget()
-        if !closing {
+        if state.isOpen {
             do {
                 if try session.write(to: context) { scheduleFlush() }
             } catch {
@@ -297,16 +300,21 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 return
             }
         }
-        if session.isFinished && !closing {
-            closing = true
+        if session.isFinished && state.sessionFinished() {
             context.close(promise: nil)
         }
     }
 
-    /// Sends what nghttp2 has queued (a GOAWAY), then closes (`mode`).
-    private func closeAfterFlush(_ mode: CloseMode = .all) {
-        guard let session, let context, !closing else { return }
-        closing = true
+    /// Unless the connection is closing already: sends what nghttp2 has queued (a GOAWAY),
+    /// then closes.
+    private func closeAfterFlush() {
+        guard state.close() else { return }
+        sendQueuedThenClose(.all)
+    }
+
+    /// Sends what nghttp2 has queued, then closes (`mode`).
+    private func sendQueuedThenClose(_ mode: CloseMode) {
+        guard let session, let context else { return }
         var buffer = context.channel.allocator.buffer(capacity: 256)
         try? session.send(into: &buffer, limit: 64 * 1024)
         context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in
@@ -345,7 +353,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         graceTimer?.cancel()
         refusalTimer?.cancel()
         calls?.finish()
-        closing = true
+        state.channelInactive()
         releaseCallbacks()
     }
 
@@ -387,7 +395,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// While the connection holds more than its budgets allow, ends its largest calls. (Called
     /// where a write follows: at the end of a read, and in `flush`.)
     private func shedOverBudget() {
-        guard buffered.isOverBudget, let session, !closing else { return }
+        guard buffered.isOverBudget, let session, state.isOpen else { return }
         while buffered.isOverBudget, let largest = streams.values.max(by: { $0.heldBytes < $1.heldBytes }), largest.heldBytes > 0 {
             let trailers = overBudgetTrailers
             warnings.warning(
@@ -409,7 +417,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     /// Sweeps the streams once `watchSchedule.interval` has passed, unless a sweep is due already.
     private func armSweep() {
-        guard sweepTimer == nil, let schedule = watchSchedule, let context, !closing else { return }
+        guard sweepTimer == nil, let schedule = watchSchedule, let context, state.isOpen else { return }
         sweepTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(schedule.interval)) { [self] in
             sweepTimer = nil
             sweep(schedule)
@@ -419,7 +427,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// Ends the calls whose request or response timed out (`StreamWatch`); sweeps again while
     /// a request is open or response bytes wait.
     private func sweep(_ schedule: StreamWatchSchedule) {
-        guard let session, !closing else { return }
+        guard let session, state.isOpen else { return }
         var watching = false
         for stream in streams.values {
             let requestOpen = !stream.clientEnded
@@ -458,7 +466,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         keepalive = KeepalivePinger(
             interval: configuration.keepaliveInterval, timeout: configuration.keepaliveTimeout, eventLoop: context.eventLoop,
             sendPing: { [self] in
-                guard let session, !closing else { return }
+                guard let session, state.isOpen else { return }
                 session.submitPing()
                 flush()
             },
@@ -498,10 +506,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// GOAWAY in two steps (notice, then the last stream after a PING round trip); in-flight
     /// calls finish, and the connection closes when they have or the grace period ends.
     func beginGracefulShutdown() {
-        guard !draining, !closing, refusal == nil else { return }
-        draining = true
         // A connection accepted just before shutdown began is not active yet: start() drains it.
-        if session != nil { startDraining() }
+        if state.gracefulShutdownRequested() { startDraining() }
     }
 
     private func startDraining() {
@@ -523,11 +529,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func armRefusalTimer(_ context: ChannelHandlerContext) {
         refusalTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.refusedConnectionTimeout)) {
             [self] in
-            if closing {
+            switch state.refusalTimerFired() {
+            case .close:
                 self.context?.close(promise: nil)
-            } else {
+            case .goAwayAndClose:
                 submitRefusalGoAway()
-                closeAfterFlush()
+                sendQueuedThenClose(.all)
             }
         }
     }
@@ -536,9 +543,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// so that closing with unread bytes does not reset the connection before the peer read
     /// the answers; the peer's close, or the refusal timer, ends it.
     private func endRefusal() {
-        guard !closing else { return }
         submitRefusalGoAway()
-        closeAfterFlush(.output)
+        sendQueuedThenClose(.output)
     }
 
     private func submitRefusalGoAway() {
@@ -548,8 +554,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     private func sendFinalGoAway() {
-        guard let session, draining, !goAwaySent else { return }
-        goAwaySent = true
+        guard let session, state.pingAcknowledged() else { return }
         session.submitGoAway(lastStreamID: session.lastProcessedStreamID, errorCode: HTTP2ErrorCode.noError)
     }
 }
@@ -643,7 +648,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     private func answerReadyInlineCalls() {
         guard !readyInlineCalls.isEmpty else { return }
         defer { readyInlineCalls.removeAll(keepingCapacity: true) }
-        guard let session, let wakeQueue, !closing else { return }
+        guard let session, let wakeQueue, state.isOpen else { return }
         for stream in readyInlineCalls {
             stream.answerInlineCall(session: session, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
             account(stream)
@@ -680,7 +685,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             return
         }
         if let refusal {
-            refusalAnswered = true
+            state.refusalAnswered()
             answer(stream, RequestValidation.refuse(headers, with: refusal.trailers), path: headers.path, session: session)
             return
         }
