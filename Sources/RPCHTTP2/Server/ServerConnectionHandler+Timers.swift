@@ -1,0 +1,101 @@
+import Logging
+import NIOCore
+
+/// Keepalive, the idle timeout, graceful shutdown and the end of refused connections.
+extension ServerConnectionHandler {
+    func startTimers(_ context: ChannelHandlerContext) {
+        keepalive = KeepalivePinger(
+            interval: configuration.keepaliveInterval, timeout: configuration.keepaliveTimeout, eventLoop: context.eventLoop,
+            sendPing: { [self] in
+                guard let session, state.isOpen else { return }
+                session.submitPing()
+                flush()
+            },
+            onTimeout: { [self] in
+                logger.info("closing connection: keepalive PING unanswered")
+                session?.terminate(errorCode: HTTP2ErrorCode.noError)
+                closeAfterFlush()
+            })
+        keepalive?.start()
+        armIdleTimer()
+    }
+
+    /// Notes that the connection has no stream from now on. One timer at most is scheduled:
+    /// arming it for every call that ends and cancelling it for every call that starts cost
+    /// a scheduled task each, so the timer instead checks, when it fires, how long the
+    /// connection has really been idle, and waits out the rest.
+    func armIdleTimer() {
+        guard let timeout = configuration.idleTimeout, refusal == nil, streams.isEmpty else { return }
+        let now = NIODeadline.now()
+        idleSince = now
+        if idleTimer == nil { scheduleIdleCheck(at: now + TimeAmount(timeout)) }
+    }
+
+    private func scheduleIdleCheck(at deadline: NIODeadline) {
+        guard let context else { return }
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            idleTimer = nil
+            // A call is open: the timer is armed again when the last one ends.
+            guard let idleSince, let timeout = configuration.idleTimeout else { return }
+            let end = idleSince + TimeAmount(timeout)
+            if end > .now() { return scheduleIdleCheck(at: end) }
+            logger.debug("closing idle connection")
+            beginGracefulShutdown()
+        }
+    }
+
+    /// GOAWAY in two steps (notice, then the last stream after a PING round trip); in-flight
+    /// calls finish, and the connection closes when they have or the grace period ends.
+    func beginGracefulShutdown() {
+        // A connection accepted just before shutdown began is not active yet: start() drains it.
+        if state.gracefulShutdownRequested() { startDraining() }
+    }
+
+    func startDraining() {
+        guard let session, let context else { return }
+        session.submitShutdownNotice()
+        session.submitPing()
+        graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
+            logger.info("closing connection: shutdown grace period over", metadata: ["open_streams": "\(streams.count)"])
+            self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+            closeAfterFlush()
+        }
+        flush()
+    }
+
+    // MARK: Refused connections
+
+    /// Closes the refused connection when `refusedConnectionTimeout` is over: with the
+    /// refusal's GOAWAY if it was not answered yet.
+    func armRefusalTimer(_ context: ChannelHandlerContext) {
+        refusalTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.refusedConnectionTimeout)) {
+            [self] in
+            switch state.refusalTimerFired() {
+            case .close:
+                self.context?.close(promise: nil)
+            case .goAwayAndClose:
+                submitRefusalGoAway()
+                sendQueuedThenClose(.all)
+            }
+        }
+    }
+
+    /// After the first answers on a refused connection: GOAWAY, then only our side is closed,
+    /// so that closing with unread bytes does not reset the connection before the peer read
+    /// the answers; the peer's close, or the refusal timer, ends it.
+    func endRefusal() {
+        submitRefusalGoAway()
+        sendQueuedThenClose(.output)
+    }
+
+    private func submitRefusalGoAway() {
+        guard let refusal, let session else { return }
+        session.submitGoAway(
+            lastStreamID: session.lastProcessedStreamID, errorCode: HTTP2ErrorCode.enhanceYourCalm, debugData: refusal.message)
+    }
+
+    func sendFinalGoAway() {
+        guard let session, state.pingAcknowledged() else { return }
+        session.submitGoAway(lastStreamID: session.lastProcessedStreamID, errorCode: HTTP2ErrorCode.noError)
+    }
+}
