@@ -15,10 +15,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private var streams: [Int32: ClientStreamState] = [:]
     private var isReading = false
     private var flushScheduled = false
-    /// Why no new call can start: the server sent GOAWAY or the connection closed.
-    private var unavailableReason: String?
-    /// Whether any byte came from the server yet.
-    private var heardFromServer = false
+    /// Open, or closing: no new call can start (GOAWAY sent or received, or a failure).
+    private var state = StateMachine()
     private var keepalive: KeepalivePinger?
     /// The response header blocks' decoding cost (an HPACK bomb from the server ends the connection).
     private var headerBlock = HeaderBlockBudget(limit: ClientStreamState.maxHeaderListSize)
@@ -56,8 +54,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let session else { return }
         let buffer = unwrapInboundIn(data)
-        if !heardFromServer {
-            heardFromServer = true
+        if state.bytesReceived() {
             if configuration.tls == nil && Self.looksLikeTLS(buffer) {
                 failAll(RPCError(.unavailable, "the server answered with TLS to this cleartext connection: connect with TLS"))
                 context.close(promise: nil)
@@ -89,7 +86,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         keepalive?.stop()
         failAll(RPCError(
             .unavailable,
-            heardFromServer || configuration.tls != nil
+            state.heardFromServer || configuration.tls != nil
                 ? "the connection closed"
                 : "the server closed the connection without a word (does it expect TLS?)"))
         context.fireChannelInactive()
@@ -119,7 +116,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     /// Opens a stream for `call`; throws UNAVAILABLE when the connection cannot take one.
     func open(_ call: ClientCall, method: MethodDescriptor, options: CallOptions) throws(RPCError) {
-        if let unavailableReason { throw RPCError(.unavailable, unavailableReason) }
+        if let reason = state.unavailableReason { throw RPCError(.unavailable, reason) }
         guard let session, let context else { throw RPCError(.unavailable, "the connection is not ready") }
         var headers: [(name: String, value: String)] = [
             (":method", "POST"), (":scheme", scheme), (":path", method.path), (":authority", authority),
@@ -180,8 +177,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     /// Sends GOAWAY and closes once the open calls are done.
     func beginClose() {
-        guard let session, unavailableReason == nil else { return }
-        unavailableReason = "the connection is closing"
+        guard let session, state.closeRequested() else { return }
         session.submitGoAway(lastStreamID: 0, errorCode: HTTP2ErrorCode.noError)
         flush()
     }
@@ -230,11 +226,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        if unavailableReason != nil && streams.isEmpty { context.close(promise: nil) }
+        if state.shouldClose(openStreams: streams.count) { context.close(promise: nil) }
     }
 
     private func failAll(_ error: RPCError) {
-        if unavailableReason == nil { unavailableReason = error.message }
+        state.failed(error.message)
         for state in streams.values { state.finish(error) }
         streams.removeAll()
     }
@@ -273,8 +269,7 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         case FrameType.ping where frame.ack:
             keepalive?.acknowledged()
         case FrameType.goAway:
-            let reason = frame.debugData.isEmpty ? "" : ": \(frame.debugData)"
-            unavailableReason = "the server is going away (GOAWAY code \(frame.errorCode)\(reason))"
+            state.goAwayReceived(errorCode: frame.errorCode, debugData: frame.debugData)
         default:
             break
         }
