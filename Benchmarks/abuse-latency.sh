@@ -7,7 +7,7 @@
 # each round alternates a baseline phase (the honest client alone) with one attack phase, for
 # every attack, so that each ratio compares measurements a few seconds apart. Prints one JSON
 # line per phase (with catalogd's CPU use over the phase), then a Markdown table of medians
-# over the rounds, with the verdict against the target: honest p50 and p99 within 2×
+# over the rounds, with the verdict against the target: honest p50 and p99 within 2×
 # of the baseline.
 #
 # The honest client: LANES connections, each one unary call at a time (GetItem and

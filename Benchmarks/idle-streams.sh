@@ -8,7 +8,7 @@
 # HOLD_S seconds. The path is fixed in fanout.c; the filter id is configurable. Idle mode does not
 # create the filter, so a one-subscriber `fanout --changes 0` run first does Filters/Get, and
 # Filters/Define (4 options) when NOT_FOUND; the "before" RSS is read after that run.
-# With RPC=health (the default until the Filters service exists) the streams are
+# With RPC=health (the default) the streams are
 # grpc.health.v1.Health/Watch calls held open by h2load (SUBSCRIBERS requests, CONNECTIONS
 # connections, SUBSCRIBERS/CONNECTIONS streams each); the holding RSS is read once it stops growing.
 # Environment (defaults): RPC=health|filters SUBSCRIBERS=10000 CONNECTIONS=100 HOLD_S=10 FILTER=bench

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scale.sh: catalogd with a big store (issue: 10,000 categories, 1,000,000 items, one category of
+# scale.sh: catalogd with a big store (by default 10,000 categories, 1,000,000 items, one category of
 # 100,000). Seeds a fresh database with `catalogd --seed-benchmark` (timed), then measures server
 # latency one call at a time (h2load -c 1 -m 1 --log-file: start µs, status, duration µs) for
 #   Categories.List {sort: itemCount}, Categories.Stats, Catalog.ListItems {categoryId, pageSize: 50}

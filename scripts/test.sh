@@ -6,9 +6,9 @@
 # go to `swift test` and skip the soak and the fuzzing, e.g. `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
-# suite starts a server or a process in most of its ~700 tests at the same moment, and on two
-# cores handlers, first messages and child processes then miss their deadlines; with 4 the
-# suite takes about as long (98 s against 86 s, measured 2026-11-24) and they do not.
+# suite starts a server or a process in most of its tests at the same moment, and on two cores
+# handlers, first messages and child processes then miss their deadlines; with 4 the suite
+# takes about as long and they do not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== setup"

@@ -24,8 +24,8 @@ import RPCCore
 ///   is INVALID_ARGUMENT naming `query`.
 public struct CategoriesRPCService: RPCService {
     private let store: any CatalogStore
-    /// List's answers, encoded once per version of each list asked for: encoding a thousand
-    /// categories takes about a millisecond of the connection's event loop.
+    /// List's answers, encoded once per version of each list asked for: a list holds every
+    /// category, and encoding it again on each call would hold the connection's event loop.
     private let encodedLists = EncodedMessageCache<ListCategoriesRequest, CategoryList>(capacity: 64)
 
     public init(store: any CatalogStore) {

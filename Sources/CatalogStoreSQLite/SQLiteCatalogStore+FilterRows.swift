@@ -109,7 +109,8 @@ extension SQLiteCatalogStore {
 
     /// At every `filterChangePruneBatch`-th revision (a revision is always the last plus one),
     /// keeps the last `retainedFilterChanges` changes; the oldest kept change takes the options
-    /// it leant on. Other writes skip even the query for the oldest change (3% of a Select).
+    /// it leant on. Other writes skip even the query for the oldest change, which would cost
+    /// every Select a statement.
     static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
         guard current.isMultiple(of: Int64(filterChangePruneBatch)),
             let oldest = try Int64.fetchOne(

@@ -38,7 +38,7 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// Locks are held for microseconds here, but they are held: a connection that finds the
     /// WAL header mid-update takes the write lock for a moment to read it again, and the
     /// checkpointer takes its own lock. Without a wait, a write that meets one of them fails
-    /// with "database is locked" (the soak test saw three in 200 000 calls).
+    /// with "database is locked", rarely but under any sustained load.
     static let lockWait: TimeInterval = 5
 
     /// Opens (or creates) the database at `path` and migrates it; `logger` receives the
@@ -85,11 +85,12 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
     /// in turn, two event loops still met on one now and then and waited for each other),
     /// never one of the pool's: an async read holds
     /// a pooled reader while its task waits to resume on its event loop, so an event loop
-    /// blocked waiting for a pooled reader could wait forever (a deadlock the soak test found).
+    /// blocked waiting for a pooled reader could wait forever.
     /// Nothing holds a point reader across a suspension, so waiting for one always ends.
     ///
     /// `body` runs one statement, which SQLite reads from a snapshot of its own, so it gets no
-    /// BEGIN and COMMIT around it (GRDB's `read` would add both: 8% of a GetItem's CPU).
+    /// BEGIN and COMMIT around it (GRDB's `read` would add both: two more statements on every
+    /// point read).
     func pointRead<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
         do {
             return try pointReaders.read(body)

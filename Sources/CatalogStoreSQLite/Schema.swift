@@ -107,7 +107,7 @@ extension SQLiteCatalogStore {
         migrator.registerMigration("v3") { db in
             // `filter_change` is kept in the b-tree of its primary key: appending a change then
             // writes one page instead of two (the table's and its key index's), so a Select
-            // puts 2.2 pages in the WAL where it put 3.1. Same columns, same rows.
+            // puts fewer pages in the WAL. Same columns, same rows.
             try db.execute(
                 sql: """
                     CREATE TABLE filter_change_clustered (

@@ -45,7 +45,7 @@ public final class HTTP2Server: Service, Sendable {
     /// Refused connections answered at once (`HTTP2ServerConfiguration.refusedConnectionTimeout`).
     private static let maxRefusedConnections = 1024
 
-    /// Makes the server and its metrics (`rpc_server_*`, see the README), with the swift-metrics
+    /// Makes the server and its metrics (`rpc_server_*`, see docs/operations.md), with the swift-metrics
     /// factory in force now: bootstrap `MetricsSystem` first to collect them.
     public init(
         router: Router,

@@ -112,8 +112,8 @@ public struct AbuseLimits: Sendable, Hashable {
     /// RST_STREAM frames from the peer that cancel a request in the same read that brought it,
     /// before the server could start it: a rapid-reset flood (CVE-2023-44487). Default 16
     /// burst, 200/s, so a flooding connection is closed after costing little: the read that
-    /// trips it is cut short, and an event loop holds its other connections for an eighth of
-    /// the time the former burst of 128 took. A client that cancels calls it sent earlier
+    /// trips it is cut short, and a small burst keeps its event loop's other connections from
+    /// waiting behind it. A client that cancels calls it sent earlier
     /// (every call it has in flight at once, their deadlines expiring together) never counts.
     public var resets: RateLimit
     /// PING frames (not acknowledgements). Default 50 burst, 10/s.
@@ -131,8 +131,8 @@ public struct AbuseLimits: Sendable, Hashable {
     /// Frames that carry nothing and ask for nothing: PRIORITY frames (the server does not
     /// prioritize), frames of types the server does not use, and DATA frames without
     /// END_STREAM that are empty or padded and at most 256 bytes long (which may be all
-    /// padding) (CVE-2019-9513 and -9518). One core parses about 8 million such frames a
-    /// second, and neither nghttp2 nor HTTP/2 flow control ever stops a peer sending them.
+    /// padding) (CVE-2019-9513 and -9518). They cost a peer next to nothing to send, the
+    /// server a parse each, and neither nghttp2 nor HTTP/2 flow control ever stops them.
     /// Default 100 burst, 100/s: gRPC clients send none.
     public var emptyFrames: RateLimit
     /// WINDOW_UPDATE frames allowed per DATA frame the server sent, beyond the first 100: a
