@@ -7,7 +7,10 @@
 #
 # Every target serves catalog.v1.Catalog/GetItem {"id":42} (catalogd from a fresh store with
 # --seed-demo); PROJECT_PATH and PROJECT_BODY (JSON) load another method of catalogd instead.
-# Environment: ROUNDS=3 D=5 W=1 C=8 M=32.
+# BASELINE=/path/to/catalogd adds a second catalogd binary (e.g. a release build of the commit
+# before a change) as target "baseline", served and loaded the same way, so a change is measured
+# against the build before it in the same run.
+# Environment: ROUNDS=3 D=5 W=1 C=8 M=32 BASELINE=.
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 peers=$root/../shared/peers
@@ -26,7 +29,13 @@ trap cleanup EXIT
 "$peers/grpc-swift2/.build/release/peer-server" --port 50061 > "$tmp/swift.log" 2>&1 & pids+=($!)
 python3 "$peers/grpcio/server.py" --port 50062 > "$tmp/grpcio.log" 2>&1 & pids+=($!)
 "$peers/nghttpd/serve.sh" 50063 > "$tmp/nghttpd.log" 2>&1 & pids+=($!)
-for port in 50051 50061 50062 50063; do
+ports=(50051 50061 50062 50063)
+if [ -n "${BASELINE:-}" ]; then
+  "$BASELINE" --address 127.0.0.1:50052 --database "$tmp/baseline.sqlite" --seed-demo --log-level warning \
+    > "$tmp/baseline.log" 2>&1 & pids+=($!)
+  ports+=(50052)
+fi
+for port in "${ports[@]}"; do
   for _ in $(seq 150); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 done
 
@@ -40,6 +49,7 @@ targets=(
   "grpcio|50062|application/grpc+json|/catalog.v1.Catalog/GetItem|$tmp/getitem.req"
   "nghttpd-static|50063|application/grpc+json|/catalog.v1.Catalog/GetItem|$tmp/getitem.req"
 )
+[ -n "${BASELINE:-}" ] && targets=("${targets[0]}" "baseline|50052|application/grpc+json|$PROJECT_PATH|$tmp/project.req" "${targets[@]:1}")
 echo "# $(nproc) cores, h2load -D $D --warm-up-time $W -c $C -m $M -t 1, $ROUNDS rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq "$ROUNDS"); do
   for t in "${targets[@]}"; do
