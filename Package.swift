@@ -114,7 +114,7 @@ let package = Package(
         ),
         .target(
             name: "CatalogCLI",
-            dependencies: ["CatalogClient"],
+            dependencies: ["CatalogClient", "RPCCore"],
             path: "Clients/CatalogCLI"
         ),
         .executableTarget(
@@ -122,6 +122,7 @@ let package = Package(
             dependencies: [
                 "CatalogCLI",
                 "CatalogClient",
+                "RPCCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Clients/catalog"
@@ -134,6 +135,10 @@ let package = Package(
             name: "CatalogServerRunner",
             dependencies: ["CatalogServer"],
             path: "Tests/CatalogServerRunner"
+        ),
+        .target(
+            name: "ServerFrameworkNames",
+            path: "Tests/ServerFrameworkNames"
         ),
         .target(
             name: "TestTokens",
@@ -243,6 +248,7 @@ let package = Package(
             name: "CatalogClientTests",
             dependencies: [
                 "CatalogServerRunner",
+                "ServerFrameworkNames",
                 "CatalogAPI",
                 "CatalogClient",
                 "CatalogServer",
