@@ -24,7 +24,7 @@ import RPCCore
 /// ```
 public struct FilterWatch: AsyncSequence, Sendable {
     public typealias Element = FilterEvent
-    public typealias Failure = RPCError
+    public typealias Failure = any Error
 
     let runner: CallRunner
     let request: WatchFilterRequest
@@ -53,11 +53,11 @@ public struct FilterWatch: AsyncSequence, Sendable {
             self.deadline = watch.runner.options(watch.options).timeout.map { .now + $0 }
         }
 
-        public mutating func next() async throws(RPCError) -> FilterEvent? {
+        public mutating func next() async throws -> FilterEvent? {
             try await next(isolation: nil)
         }
 
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> FilterEvent? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> FilterEvent? {
             while !ended {
                 if Task.isCancelled { return end() }
                 do throws(RPCError) {

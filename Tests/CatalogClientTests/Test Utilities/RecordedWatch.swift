@@ -26,11 +26,11 @@ final class RecordedWatch {
         )
         task = Task {
             defer { continuation.finish() }
-            do throws(RPCError) {
+            do {
                 for try await event in watch { continuation.yield(event) }
                 return nil
             } catch {
-                return error
+                return RPCError(mapping: error)
             }
         }
         events = stream.makeAsyncIterator()
