@@ -101,7 +101,8 @@ public struct FiltersClient: Sendable {
     ///   - delivery: `.latest` (default) may skip states a slow reader missed;
     ///     `.everyChange` delivers each one or fails with OUT_OF_RANGE.
     ///   - heartbeatSeconds: A `heartbeat` after this many quiet seconds (server default 15).
-    ///   - options: Per-call settings; a timeout bounds the whole watch, resumes included.
+    ///   - options: Per-call settings; their timeout bounds the whole watch, resumes included.
+    ///     The client's default timeout does not: a watch runs until cancelled unless given one.
     ///   - onInterruption: Called with the error each time the stream is lost, before the
     ///     sequence waits (with the client's `reconnectBackoff`) and resumes.
     public func watch(

@@ -28,7 +28,8 @@ public struct HealthClient: Sendable {
     ///
     /// - Parameters:
     ///   - service: A service name such as `grpc.health.v1.Health`; `nil` watches the server.
-    ///   - options: Per-call settings such as a timeout.
+    ///   - options: Per-call settings such as a timeout; the client's default timeout does
+    ///     not bound a watch.
     /// - Throws: `RPCError` when the call cannot be started.
     public func watch(service: String? = nil, options: CallOptions = .defaults) async throws -> HealthWatch {
         HealthWatch(responses: try await runner.serverStreaming(Health.watch, HealthCheckRequest(service: service), options: options))

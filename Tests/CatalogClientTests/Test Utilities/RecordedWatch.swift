@@ -17,11 +17,12 @@ final class RecordedWatch {
         filterId: String,
         sinceRevision: Int64? = nil,
         delivery: FilterDelivery = .latest,
+        heartbeatSeconds: Int? = nil,
         options: CallOptions = .defaults
     ) {
         let (stream, continuation) = AsyncStream<FilterEvent>.makeStream()
         let watch = client.filters.watch(
-            filterId, sinceRevision: sinceRevision, delivery: delivery, options: options,
+            filterId, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds, options: options,
             onInterruption: { [interruptionCount] _ in interruptionCount.value.add(1, ordering: .relaxed) }
         )
         task = Task {
