@@ -27,12 +27,14 @@ struct ExportsTests {
 
     @Test("a server framework's Router, ServerContext, MethodDescriptor and Empty are its own, unqualified")
     func serverNamesStayFree() {
-        let router = Router(framework: "hummingbird")
-        let descriptor = MethodDescriptor(fullyQualifiedMethod: "catalog.v1.Catalog/GetItem")
+        let router: Router = Router(framework: "hummingbird")
+        let context: ServerContext = ServerContext()
+        let descriptor: MethodDescriptor = MethodDescriptor(fullyQualifiedMethod: "catalog.v1.Catalog/GetItem")
+        let empty: Empty = Empty()
         #expect(String(reflecting: type(of: router)) == "ServerFrameworkNames.Router")
-        #expect(String(reflecting: type(of: ServerContext())) == "ServerFrameworkNames.ServerContext")
+        #expect(String(reflecting: type(of: context)) == "ServerFrameworkNames.ServerContext")
         #expect(String(reflecting: type(of: descriptor)) == "ServerFrameworkNames.MethodDescriptor")
-        #expect(String(reflecting: type(of: Empty())) == "ServerFrameworkNames.Empty")
+        #expect(String(reflecting: type(of: empty)) == "ServerFrameworkNames.Empty")
     }
 
     @Test("both Metadata types are at hand, each by its module's name")
