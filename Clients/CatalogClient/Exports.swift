@@ -1,9 +1,10 @@
 // `import CatalogClient` is enough to use the client: it brings the messages (`Item`,
 // `Category`, `FilterState`…, all of CatalogAPI) and, from the layers below, only the types
 // the client's own API names. Server types (`Router`, `ServerContext`…) stay out, so that a
-// service that also imports Hummingbird or GRPCCore sees one `Router`; `RPCCore.Metadata`,
-// `RPCCore.RPCError` and `RPCCore.CallOptions` name these types unambiguously where another
-// module declares the same names.
+// service that also imports Hummingbird or GRPCCore sees one `Router`. Where another module
+// declares one of the names below (GRPCCore's `Metadata`, `RPCError`, `CallOptions`), the
+// unqualified name is the one re-exported here by name, and the module's name picks either:
+// `GRPCCore.Metadata`, `RPCCore.Metadata`.
 @_exported import CatalogAPI
 @_exported import struct RPCCore.CallOptions
 @_exported import struct RPCCore.CompressionAlgorithm
