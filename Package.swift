@@ -125,7 +125,7 @@ let package = Package(
         ),
         .target(
             name: "CatalogCLI",
-            dependencies: ["CatalogClient"],
+            dependencies: ["CatalogClient", "RPCCore"],
             path: "Clients/CatalogCLI"
         ),
         .executableTarget(
@@ -133,6 +133,7 @@ let package = Package(
             dependencies: [
                 "CatalogCLI",
                 "CatalogClient",
+                "RPCCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Clients/catalog"
@@ -145,6 +146,10 @@ let package = Package(
             name: "CatalogServerRunner",
             dependencies: ["CatalogServer"],
             path: "Tests/CatalogServerRunner"
+        ),
+        .target(
+            name: "ServerFrameworkNames",
+            path: "Tests/ServerFrameworkNames"
         ),
         .target(
             name: "TestTokens",
@@ -261,6 +266,7 @@ let package = Package(
             name: "CatalogClientTests",
             dependencies: [
                 "CatalogServerRunner",
+                "ServerFrameworkNames",
                 "CatalogAPI",
                 "CatalogClient",
                 "CatalogServer",

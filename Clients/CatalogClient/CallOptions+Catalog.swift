@@ -27,19 +27,29 @@ extension CallOptions {
         CallOptions(timeout: timeout)
     }
 
-    /// These options laid over `defaults`: this call's timeout when it has one, else the
-    /// default; the default metadata whose keys this call does not set, then this call's
-    /// (so a per-call token replaces the default token); this call's compression unless it
-    /// is identity.
+    /// Options without a deadline, even on a client whose default options have a timeout,
+    /// and nothing else set.
+    ///
+    /// ```swift
+    /// let export = try await catalog.categories.export(options: .noTimeout)
+    /// ```
+    public static var noTimeout: CallOptions {
+        var options = CallOptions()
+        options.timeLimit = .noTimeout
+        return options
+    }
+
+    /// These options laid over `defaults`: this call's time limit unless it is `.inherited`,
+    /// else the default's; the default metadata whose keys this call does not set, then this
+    /// call's (so a per-call token replaces the default token); this call's compression unless
+    /// it is identity.
     public func merged(over defaults: CallOptions) -> CallOptions {
         var metadata = Metadata()
         let ownKeys = Set(self.metadata.map(\.key))
         for entry in defaults.metadata where !ownKeys.contains(entry.key) { metadata.add(entry.key, entry.value) }
         for entry in self.metadata { metadata.add(entry.key, entry.value) }
-        return CallOptions(
-            timeout: timeout ?? defaults.timeout,
-            metadata: metadata,
-            compression: compression == .identity ? defaults.compression : compression
-        )
+        var merged = CallOptions(metadata: metadata, compression: compression == .identity ? defaults.compression : compression)
+        merged.timeLimit = timeLimit == .inherited ? defaults.timeLimit : timeLimit
+        return merged
     }
 }

@@ -19,7 +19,10 @@ extension CatalogClient {
         /// keepalive PING after 60 s of silence, closed when unanswered for 20 s, cleartext).
         public var connection: HTTP2ClientConfiguration
         /// Options every call starts from; a call's own options are laid over them (see
-        /// `CallOptions.merged(over:)`). Default: no timeout, no metadata, no token, identity.
+        /// `CallOptions.merged(over:)`). Their timeout bounds each unary and raw call that does
+        /// not set a time limit of its own (`.noTimeout` opts out); it does not bound a watch,
+        /// which lives until cancelled unless its own options give it a timeout. Default: no
+        /// timeout, no metadata, no token, identity.
         public var defaultCallOptions: CallOptions
         /// Retries of idempotent reads on UNAVAILABLE. Default `RetryPolicy.defaults` (3 attempts).
         public var retry: RetryPolicy

@@ -16,13 +16,15 @@ import RPCHTTP2
 /// await catalog.close()
 /// ```
 ///
-/// Every method throws `RPCError`: its `code` is the gRPC status, `message` the server's
-/// text, and `reason`, `field` and `details` the contract's machine-readable detail:
+/// Every method, and every sequence a method returns, throws `RPCError` (declared as untyped
+/// `throws`, which every shape of `catch` compiles against): its `code` is the gRPC status,
+/// `message` the server's text, and `reason`, `field` and `details` the contract's
+/// machine-readable detail:
 ///
 /// ```swift
 /// do {
 ///     _ = try await catalog.categories.create(name: "Books")
-/// } catch where error.code == .alreadyExists && error.reason == "duplicateName" {
+/// } catch let error as RPCError where error.code == .alreadyExists && error.reason == "duplicateName" {
 ///     print("taken by category \(error.details["id"]?.intValue ?? 0)")
 /// }
 /// ```
@@ -66,7 +68,7 @@ public final class CatalogClient: Sendable {
         bearerToken: String? = nil,
         tls: ClientTLS? = nil,
         configuration: Configuration = .defaults
-    ) async throws(RPCError) -> CatalogClient {
+    ) async throws -> CatalogClient {
         var configuration = configuration
         if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
         if let tls { configuration.connection.tls = tls }

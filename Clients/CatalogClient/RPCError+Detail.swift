@@ -7,7 +7,7 @@ extension RPCError {
     /// ```swift
     /// do {
     ///     _ = try await catalog.categories.create(name: "Books")
-    /// } catch where error.reason == "duplicateName" {
+    /// } catch let error as RPCError where error.reason == "duplicateName" {
     ///     let existing = error.details["id"]   // the category that holds the name
     /// }
     /// ```

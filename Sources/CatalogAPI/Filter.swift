@@ -1,17 +1,27 @@
 import Foundation
 
 /// Whether a filter's options are shown.
-public enum FilterPresentation: String, Codable, Sendable, CaseIterable {
+public enum FilterPresentation: Sendable, Hashable {
     case expanded, collapsed
+    /// A presentation that a newer server sent and this version does not know, as it was sent.
+    case unknown(String)
 
-    /// The other presentation.
-    public var toggled: FilterPresentation { self == .expanded ? .collapsed : .expanded }
+    /// The other presentation; an unknown one stays as it is.
+    public var toggled: FilterPresentation {
+        switch self {
+        case .expanded: .collapsed
+        case .collapsed: .expanded
+        case .unknown: self
+        }
+    }
 }
 
 /// Where a filter's options come from when they are not listed explicitly.
-public enum FilterSource: String, Codable, Sendable, CaseIterable {
+public enum FilterSource: Sendable, Hashable {
     /// The categories in position order: option id = category id, title = name, icon = icon.
     case categories
+    /// A source that a newer server sent and this version does not know, as it was sent.
+    case unknown(String)
 }
 
 /// One choice of a filter.
@@ -64,7 +74,8 @@ public struct FilterState: Codable, Sendable, Hashable {
 
 /// One message of a `Filters/Watch` stream.
 public struct FilterEvent: Codable, Sendable, Hashable {
-    public enum Kind: String, Codable, Sendable, CaseIterable {
+    /// What an event says; a newer server may send kinds this version does not know.
+    public enum Kind: Sendable, Hashable {
         /// The whole current state; first event of a fresh subscription, or a reset.
         case snapshot
         /// A later state.
@@ -73,6 +84,8 @@ public struct FilterEvent: Codable, Sendable, Hashable {
         case synced
         /// Nothing happened for `heartbeatSeconds`; carries the current revision.
         case heartbeat
+        /// A kind that a newer server sent and this version does not know, as it was sent.
+        case unknown(String)
     }
 
     public var kind: Kind

@@ -14,6 +14,15 @@ public struct DefineFilterRequest: Codable, Sendable, Hashable {
         self.options = options
         self.source = source
     }
+
+    /// As the synthesized decoder, but a `source` this version does not know fails (see `KnownValue`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        filterId = try container.decode(String.self, forKey: .filterId)
+        title = try container.decode(String.self, forKey: .title)
+        options = try container.decodeIfPresent([FilterOption].self, forKey: .options)
+        source = try container.decodeIfPresent(KnownValue<FilterSource>.self, forKey: .source)?.value
+    }
 }
 
 public struct FilterIDRequest: Codable, Sendable, Hashable {
@@ -49,6 +58,13 @@ public struct SetPresentationRequest: Codable, Sendable, Hashable {
     public init(filterId: String, presentation: FilterPresentation) {
         self.filterId = filterId
         self.presentation = presentation
+    }
+
+    /// As the synthesized decoder, but a `presentation` this version does not know fails (see `KnownValue`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        filterId = try container.decode(String.self, forKey: .filterId)
+        presentation = try container.decode(KnownValue<FilterPresentation>.self, forKey: .presentation).value
     }
 }
 

@@ -28,6 +28,8 @@ extension SQLiteCatalogStore: FilterStore {
             case .source(.categories):
                 optionsJSON = try Self.categoryOptionsJSON(db)
                 options = try Self.decodeOptions(optionsJSON)
+            case .source(.unknown(let source)):
+                throw FilterRules.unknownSource(source)
             }
             let now = Self.filterTimestamp()
             var next = try FilterRules.defined(definition, options: options, over: current, now: now)

@@ -87,6 +87,18 @@ struct RenderingTests {
         #expect(BatchedImport(records: records, mode: .merge, batchSize: 30).steps.count == 1)
     }
 
+    @Test("values a newer server sends are shown as sent, control characters escaped")
+    func unknownWireValues() throws {
+        let state = FilterState(
+            filterId: "f", title: "F", options: [], presentation: .unknown("side\u{1B}[2Jways"), revision: 4,
+            updatedAt: Date(timeIntervalSince1970: 1_769_162_400), source: .unknown("tags"))
+        let heading = try #require(FilterStateView(state: state).lines(style: TextStyle(enabled: false), width: 200).first)
+        #expect(heading == #"f · F · side\u{1B}[2Jways · revision 4 · selected: all"#)
+        let event = FilterEvent(kind: .unknown("digest"), revision: 5)
+        #expect(try DocumentEncoder().encode(event).compactJSON == #"{"kind":"digest","revision":5}"#)
+        #expect(try DocumentEncoder().encode(state).compactJSON.contains(#""source":"tags""#))
+    }
+
     @Test("--until conditions")
     func watchConditions() throws {
         let date = Date()

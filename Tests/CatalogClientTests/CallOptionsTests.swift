@@ -52,6 +52,22 @@ struct CallOptionsTests {
         #expect(CallOptions.timeout(.seconds(1)).merged(over: defaults).timeout == .seconds(1))
     }
 
+    @Test("a call's time limit: inherited from the defaults unless it has a timeout of its own or none")
+    func timeLimits() {
+        let defaults = CallOptions(timeout: .seconds(5))
+        #expect(CallOptions().timeLimit == .inherited)
+        #expect(CallOptions().merged(over: defaults).timeLimit == .timeout(.seconds(5)))
+        #expect(CallOptions.noTimeout.merged(over: defaults).timeLimit == .noTimeout)
+        #expect(CallOptions.noTimeout.merged(over: defaults).timeout == nil)
+        #expect(CallOptions.timeout(.seconds(1)).merged(over: defaults).timeLimit == .timeout(.seconds(1)))
+        #expect(CallOptions().merged(over: .noTimeout).timeLimit == .noTimeout)
+        var options = CallOptions.noTimeout
+        options.timeout = .seconds(2)
+        #expect(options.timeLimit == .timeout(.seconds(2)))
+        options.timeout = nil
+        #expect(options.timeLimit == .inherited)
+    }
+
     @Test("a timeout ends a slow call with DEADLINE_EXCEEDED and cancels the handler")
     func deadline() async throws {
         try await withProbeServer { port, probe in

@@ -29,11 +29,11 @@ struct CatalogdLimitsTests {
         let failures = await withTaskGroup(of: RPCError?.self) { group in
             for _ in 0..<2 {
                 group.addTask {
-                    do throws(RPCError) {
+                    do {
                         _ = try await client.categories.list()
                         return nil
                     } catch {
-                        return error
+                        return RPCError(mapping: error)
                     }
                 }
             }

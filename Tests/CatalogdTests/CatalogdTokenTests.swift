@@ -196,7 +196,7 @@ struct CatalogdTokenTests {
             _ = try await client.categories.stats()
             code = .ok
         } catch {
-            code = error.code
+            code = RPCError(mapping: error).code
         }
         await client.close()
         return code

@@ -86,6 +86,8 @@ struct CatalogMessageJSONTests {
         Message(FilterEvent(kind: .snapshot, revision: 43, state: state, reset: true)),
         Message(FilterEvent(kind: .change, revision: 44, previousRevision: 41, state: state)),
         Message(FilterEvent(kind: .synced, revision: 44)), Message(FilterEvent(kind: .heartbeat, revision: 44)),
+        Message(FilterEvent(kind: .unknown("digest"), revision: 45)),
+        Message(FilterState(filterId: "f", title: "", options: [], presentation: .unknown("sideways"), revision: 2, updatedAt: created, source: .unknown("tags"))),
         Message(DefineFilterRequest(filterId: "f", title: "t", options: options)),
         Message(DefineFilterRequest(filterId: "categories", title: "t", source: .categories)),
         Message(FilterIDRequest(filterId: "formations")), Message(FilterList(filters: [state, state])),

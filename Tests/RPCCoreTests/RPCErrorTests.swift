@@ -49,5 +49,25 @@ struct RPCErrorTests {
         #expect(mapped.code == .unknown)
         #expect(!mapped.message.contains("hunter2"))
         #expect(mapped.detail == nil)
+        #expect(mapped.cause is SecretError, "the error itself stays at hand as the cause, which is never sent")
+    }
+
+    @Test("keeps an underlying cause, which takes no part in equality or hashing")
+    func cause() {
+        let plain = RPCError(.unavailable, "store down")
+        let caused = RPCError(.unavailable, "store down", cause: SecretError())
+        #expect(plain.cause == nil)
+        #expect(caused.cause is SecretError)
+        #expect(caused == plain)
+        #expect(Set([caused, plain]).count == 1)
+        #expect(caused != RPCError(.unavailable, "store down", detail: ErrorDetail(reason: "x"), cause: SecretError()))
+    }
+
+    @Test("names its cause in its description")
+    func causeInDescription() {
+        struct Underlying: Error, CustomStringConvertible {
+            var description: String { "disk I/O error" }
+        }
+        #expect(RPCError(.internalError, "store failure", cause: Underlying()).description == "INTERNAL: store failure (cause: disk I/O error)")
     }
 }

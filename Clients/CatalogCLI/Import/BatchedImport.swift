@@ -47,7 +47,7 @@ public struct BatchedImport: Sendable {
         client: CatalogClient,
         options: CallOptions,
         progress: (Int) -> Void
-    ) async throws(RPCError) -> ImportCategoriesResponse {
+    ) async throws -> ImportCategoriesResponse {
         var total = ImportCategoriesResponse(created: 0, updated: 0, unchanged: 0, deleted: 0)
         var done = 0
         for step in steps {

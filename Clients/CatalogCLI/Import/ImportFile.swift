@@ -1,5 +1,6 @@
 import CatalogClient
 import Foundation
+import RPCCore
 
 /// The categories of a file for `category import`: an export document (`catalog category
 /// export`, format `catalog.categories.v1`) or a bare JSON array of its category records.

@@ -2,6 +2,8 @@ import RPCCore
 
 /// Runs the typed calls of the service clients: lays the call's options over the client's
 /// defaults, keeps one deadline across attempts, and retries idempotent reads on UNAVAILABLE.
+/// A server stream (a watch) lives as long as its reader wants: the default timeout, meant
+/// for unary calls, does not bound it; only its own options' timeout does.
 struct CallRunner: Sendable {
     /// Whether a method may be sent again after a failure.
     enum Idempotency {
@@ -15,9 +17,11 @@ struct CallRunner: Sendable {
     let defaults: CallOptions
     let retry: RetryPolicy
 
-    /// `options` laid over the client's defaults.
-    func options(_ options: CallOptions) -> CallOptions {
-        options.merged(over: defaults)
+    /// `options` of a server stream laid over the client's defaults, their timeout left out.
+    func streamOptions(_ options: CallOptions) -> CallOptions {
+        var defaults = self.defaults
+        defaults.timeLimit = .inherited
+        return options.merged(over: defaults)
     }
 
     func unary<Request, Response>(
@@ -56,6 +60,6 @@ struct CallRunner: Sendable {
         _ request: Request,
         options: CallOptions
     ) async throws(RPCError) -> ResponseStream<Response> {
-        try await rpc.serverStreaming(method, request, options: options.merged(over: defaults))
+        try await rpc.serverStreaming(method, request, options: streamOptions(options))
     }
 }

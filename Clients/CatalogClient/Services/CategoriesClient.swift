@@ -31,7 +31,7 @@ public struct CategoriesClient: Sendable {
         sort: CategorySort? = nil,
         descending: Bool? = nil,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> [Category] {
+    ) async throws -> [Category] {
         let request = ListCategoriesRequest(query: query, hideEmpty: hideEmpty, sort: sort, descending: descending)
         return try await runner.unary(CategoriesService.list, request, options: options, .read).categories
     }
@@ -39,7 +39,7 @@ public struct CategoriesClient: Sendable {
     /// The category `id`.
     ///
     /// - Throws: `RPCError` NOT_FOUND (with `details["id"]`) when there is no such category.
-    public func get(id: Int64, options: CallOptions = .defaults) async throws(RPCError) -> Category {
+    public func get(id: Int64, options: CallOptions = .defaults) async throws -> Category {
         try await runner.unary(CategoriesService.get, IDRequest(id: id), options: options, .read)
     }
 
@@ -57,7 +57,7 @@ public struct CategoriesClient: Sendable {
         color: String? = nil,
         icon: String? = nil,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> Category {
+    ) async throws -> Category {
         try await runner.unary(CategoriesService.create, CreateCategoryRequest(name: name, color: color, icon: icon), options: options, .write)
     }
 
@@ -75,7 +75,7 @@ public struct CategoriesClient: Sendable {
         isDefault: Bool? = nil,
         expectedRevision: Int64? = nil,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> Category {
+    ) async throws -> Category {
         let request = UpdateCategoryRequest(
             id: id, name: name, color: color, icon: icon, isDefault: isDefault, expectedRevision: expectedRevision
         )
@@ -98,7 +98,7 @@ public struct CategoriesClient: Sendable {
         expectedRevision: Int64? = nil,
         dryRun: Bool = false,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> DeleteCategoryResponse {
+    ) async throws -> DeleteCategoryResponse {
         let request = DeleteCategoryRequest(
             id: id, items: items, moveTo: moveTo, expectedRevision: expectedRevision, dryRun: dryRun ? true : nil
         )
@@ -113,7 +113,7 @@ public struct CategoriesClient: Sendable {
         direction: MoveDirection,
         expectedRevision: Int64? = nil,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> [Category] {
+    ) async throws -> [Category] {
         let request = MoveCategoryRequest(id: id, direction: direction, expectedRevision: expectedRevision)
         return try await runner.unary(CategoriesService.move, request, options: options, .write).categories
     }
@@ -124,7 +124,7 @@ public struct CategoriesClient: Sendable {
         toPosition: Int,
         expectedRevision: Int64? = nil,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> [Category] {
+    ) async throws -> [Category] {
         let request = MoveCategoryRequest(id: id, toPosition: toPosition, expectedRevision: expectedRevision)
         return try await runner.unary(CategoriesService.move, request, options: options, .write).categories
     }
@@ -139,7 +139,7 @@ public struct CategoriesClient: Sendable {
         into targetId: Int64,
         dryRun: Bool = false,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> MergeCategoriesResponse {
+    ) async throws -> MergeCategoriesResponse {
         let request = MergeCategoriesRequest(sourceIds: sourceIds, targetId: targetId, dryRun: dryRun ? true : nil)
         return try await runner.unary(CategoriesService.merge, request, options: options, .write)
     }
@@ -152,28 +152,28 @@ public struct CategoriesClient: Sendable {
         to categoryId: Int64?,
         dryRun: Bool = false,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> AssignItemsResponse {
+    ) async throws -> AssignItemsResponse {
         let request = AssignItemsRequest(itemIds: itemIds, categoryId: categoryId, dryRun: dryRun ? true : nil)
         return try await runner.unary(CategoriesService.assignItems, request, options: options, .write)
     }
 
     /// Moves every item of category `fromId` into `toId`.
-    public func moveItems(from fromId: Int64, to toId: Int64, options: CallOptions = .defaults) async throws(RPCError) -> MoveItemsResponse {
+    public func moveItems(from fromId: Int64, to toId: Int64, options: CallOptions = .defaults) async throws -> MoveItemsResponse {
         try await runner.unary(CategoriesService.moveItems, MoveItemsRequest(fromId: fromId, toId: toId), options: options, .write)
     }
 
     /// Counts of categories and items, and each category's share of the items.
-    public func stats(options: CallOptions = .defaults) async throws(RPCError) -> CategoryStats {
+    public func stats(options: CallOptions = .defaults) async throws -> CategoryStats {
         try await runner.unary(CategoriesService.stats, Empty(), options: options, .read)
     }
 
     /// The twelve colours given in turn to categories created without one.
-    public func palette(options: CallOptions = .defaults) async throws(RPCError) -> [String] {
+    public func palette(options: CallOptions = .defaults) async throws -> [String] {
         try await runner.unary(CategoriesService.palette, Empty(), options: options, .read).colors
     }
 
     /// Every category as a portable document (`catalog.categories.v1`), for ``import(_:mode:dryRun:options:)``.
-    public func export(options: CallOptions = .defaults) async throws(RPCError) -> CategoryExport {
+    public func export(options: CallOptions = .defaults) async throws -> CategoryExport {
         try await runner.unary(CategoriesService.export, Empty(), options: options, .read)
     }
 
@@ -190,7 +190,7 @@ public struct CategoriesClient: Sendable {
         mode: ImportMode,
         dryRun: Bool = false,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> ImportCategoriesResponse {
+    ) async throws -> ImportCategoriesResponse {
         let request = ImportCategoriesRequest(categories: categories, mode: mode, dryRun: dryRun ? true : nil)
         return try await runner.unary(CategoriesService.import, request, options: options, .write)
     }

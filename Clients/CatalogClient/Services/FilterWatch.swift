@@ -15,7 +15,7 @@ import RPCCore
 /// Iteration ends (returns `nil`) when the task is cancelled, and throws `RPCError` for an
 /// end it cannot resume from: NOT_FOUND (the filter was deleted), OUT_OF_RANGE,
 /// RESOURCE_EXHAUSTED (too many subscribers), an auth error, or the deadline of a watch
-/// given a timeout.
+/// given a timeout of its own (the client's default timeout does not bound a watch).
 ///
 /// ```swift
 /// for try await event in catalog.filters.watch("formations") {
@@ -24,7 +24,7 @@ import RPCCore
 /// ```
 public struct FilterWatch: AsyncSequence, Sendable {
     public typealias Element = FilterEvent
-    public typealias Failure = RPCError
+    public typealias Failure = any Error
 
     let runner: CallRunner
     let request: WatchFilterRequest
@@ -50,14 +50,14 @@ public struct FilterWatch: AsyncSequence, Sendable {
         init(watch: FilterWatch) {
             self.watch = watch
             self.resumeAfter = watch.request.sinceRevision
-            self.deadline = watch.runner.options(watch.options).timeout.map { .now + $0 }
+            self.deadline = watch.runner.streamOptions(watch.options).timeout.map { .now + $0 }
         }
 
-        public mutating func next() async throws(RPCError) -> FilterEvent? {
+        public mutating func next() async throws -> FilterEvent? {
             try await next(isolation: nil)
         }
 
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> FilterEvent? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> FilterEvent? {
             while !ended {
                 if Task.isCancelled { return end() }
                 do throws(RPCError) {

@@ -35,7 +35,7 @@ public struct FiltersClient: Sendable {
         options: [FilterOption]? = nil,
         source: FilterSource? = nil,
         callOptions: CallOptions = .defaults
-    ) async throws(RPCError) -> FilterState {
+    ) async throws -> FilterState {
         let request = DefineFilterRequest(filterId: filterId, title: title, options: options, source: source)
         return try await runner.unary(FiltersService.define, request, options: callOptions, .write)
     }
@@ -43,12 +43,12 @@ public struct FiltersClient: Sendable {
     /// The current state of filter `filterId`.
     ///
     /// - Throws: `RPCError` NOT_FOUND when there is no such filter.
-    public func get(_ filterId: String, options: CallOptions = .defaults) async throws(RPCError) -> FilterState {
+    public func get(_ filterId: String, options: CallOptions = .defaults) async throws -> FilterState {
         try await runner.unary(FiltersService.get, FilterIDRequest(filterId: filterId), options: options, .read)
     }
 
     /// Every filter's current state.
-    public func list(options: CallOptions = .defaults) async throws(RPCError) -> [FilterState] {
+    public func list(options: CallOptions = .defaults) async throws -> [FilterState] {
         try await runner.unary(FiltersService.list, Empty(), options: options, .read).filters
     }
 
@@ -63,7 +63,7 @@ public struct FiltersClient: Sendable {
         optionId: Int64? = nil,
         toggle: Bool = false,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> FilterState {
+    ) async throws -> FilterState {
         let request = SelectFilterRequest(filterId: filterId, optionId: optionId, toggle: toggle ? true : nil)
         return try await runner.unary(FiltersService.select, request, options: options, .write)
     }
@@ -73,20 +73,20 @@ public struct FiltersClient: Sendable {
         _ filterId: String,
         to presentation: FilterPresentation,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> FilterState {
+    ) async throws -> FilterState {
         let request = SetPresentationRequest(filterId: filterId, presentation: presentation)
         return try await runner.unary(FiltersService.setPresentation, request, options: options, .write)
     }
 
     /// Flips filter `filterId` between expanded and collapsed.
-    public func togglePresentation(_ filterId: String, options: CallOptions = .defaults) async throws(RPCError) -> FilterState {
+    public func togglePresentation(_ filterId: String, options: CallOptions = .defaults) async throws -> FilterState {
         try await runner.unary(FiltersService.togglePresentation, FilterIDRequest(filterId: filterId), options: options, .write)
     }
 
     /// Deletes filter `filterId`.
     ///
     /// - Throws: `RPCError` FAILED_PRECONDITION `builtinFilter` for the built-in `categories` filter.
-    public func delete(_ filterId: String, options: CallOptions = .defaults) async throws(RPCError) {
+    public func delete(_ filterId: String, options: CallOptions = .defaults) async throws {
         _ = try await runner.unary(FiltersService.delete, FilterIDRequest(filterId: filterId), options: options, .write)
     }
 
@@ -101,7 +101,8 @@ public struct FiltersClient: Sendable {
     ///   - delivery: `.latest` (default) may skip states a slow reader missed;
     ///     `.everyChange` delivers each one or fails with OUT_OF_RANGE.
     ///   - heartbeatSeconds: A `heartbeat` after this many quiet seconds (server default 15).
-    ///   - options: Per-call settings; a timeout bounds the whole watch, resumes included.
+    ///   - options: Per-call settings; their timeout bounds the whole watch, resumes included.
+    ///     The client's default timeout does not: a watch runs until cancelled unless given one.
     ///   - onInterruption: Called with the error each time the stream is lost, before the
     ///     sequence waits (with the client's `reconnectBackoff`) and resumes.
     public func watch(

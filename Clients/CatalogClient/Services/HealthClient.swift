@@ -17,23 +17,21 @@ public struct HealthClient: Sendable {
     ///   - service: A service name such as `catalog.v1.Categories`; `nil` asks about the server.
     ///   - options: Per-call settings such as a timeout or a token.
     /// - Throws: `RPCError` with NOT_FOUND for a service the server does not know.
-    public func check(service: String? = nil, options: CallOptions = .defaults) async throws(RPCError) -> ServingStatus {
+    public func check(service: String? = nil, options: CallOptions = .defaults) async throws -> ServingStatus {
         try await runner.unary(Health.check, HealthCheckRequest(service: service), options: options, .read).status
     }
 
     /// The serving status of `service` (the server when `nil`) now, then each change.
     ///
     /// Iterate the result; iteration throws `RPCError` when the call ends with an error,
-    /// e.g. when the server goes away. Releasing the stream or calling `cancel()` ends the call.
+    /// e.g. when the server goes away. Releasing the sequence or calling `cancel()` ends the call.
     ///
     /// - Parameters:
     ///   - service: A service name such as `grpc.health.v1.Health`; `nil` watches the server.
-    ///   - options: Per-call settings such as a timeout.
+    ///   - options: Per-call settings such as a timeout; the client's default timeout does
+    ///     not bound a watch.
     /// - Throws: `RPCError` when the call cannot be started.
-    public func watch(
-        service: String? = nil,
-        options: CallOptions = .defaults
-    ) async throws(RPCError) -> ResponseStream<HealthCheckResponse> {
-        try await runner.serverStreaming(Health.watch, HealthCheckRequest(service: service), options: options)
+    public func watch(service: String? = nil, options: CallOptions = .defaults) async throws -> HealthWatch {
+        HealthWatch(responses: try await runner.serverStreaming(Health.watch, HealthCheckRequest(service: service), options: options))
     }
 }

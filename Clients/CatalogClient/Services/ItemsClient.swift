@@ -36,7 +36,7 @@ public struct ItemsClient: Sendable {
         pageSize: Int? = nil,
         pageToken: String? = nil,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> ListItemsResponse {
+    ) async throws -> ListItemsResponse {
         let request = ListItemsRequest(
             categoryId: categoryId, query: query, level: level, sort: sort, descending: descending,
             pageSize: pageSize, pageToken: pageToken
@@ -47,7 +47,7 @@ public struct ItemsClient: Sendable {
     /// The item `id`.
     ///
     /// - Throws: `RPCError` NOT_FOUND (with `details["id"]`) when there is no such item.
-    public func getItem(id: Int64, options: CallOptions = .defaults) async throws(RPCError) -> Item {
+    public func getItem(id: Int64, options: CallOptions = .defaults) async throws -> Item {
         try await runner.unary(CatalogService.getItem, IDRequest(id: id), options: options, .read)
     }
 
@@ -67,7 +67,7 @@ public struct ItemsClient: Sendable {
         imageURL: String? = nil,
         categoryId: Int64? = nil,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> Item {
+    ) async throws -> Item {
         let request = CreateItemRequest(
             title: title, summary: summary, level: level, duration: duration, price: price,
             imageURL: imageURL, categoryId: categoryId
@@ -91,7 +91,7 @@ public struct ItemsClient: Sendable {
         imageURL: FieldUpdate<String> = .unchanged,
         categoryId: FieldUpdate<Int64> = .unchanged,
         options: CallOptions = .defaults
-    ) async throws(RPCError) -> Item {
+    ) async throws -> Item {
         let request = UpdateItemRequest(
             id: id, title: title, summary: summary, level: level, duration: duration, price: price,
             imageURL: imageURL, categoryId: categoryId
@@ -102,7 +102,7 @@ public struct ItemsClient: Sendable {
     /// Deletes item `id`.
     ///
     /// - Throws: `RPCError` NOT_FOUND when there is no such item.
-    public func deleteItem(id: Int64, options: CallOptions = .defaults) async throws(RPCError) {
+    public func deleteItem(id: Int64, options: CallOptions = .defaults) async throws {
         _ = try await runner.unary(CatalogService.deleteItem, IDRequest(id: id), options: options, .write)
     }
 }

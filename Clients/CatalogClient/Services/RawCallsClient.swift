@@ -30,7 +30,7 @@ public struct RawCallsClient: Sendable {
     ///   with an error, and releasing it cancels the call.
     /// - Throws: `RPCError` INVALID_ARGUMENT for a malformed path (nothing is sent), or the
     ///   error that kept the call from starting.
-    public func call(_ path: String, request: [UInt8], options: CallOptions = .defaults) async throws(RPCError) -> RawResponseStream {
+    public func call(_ path: String, request: [UInt8], options: CallOptions = .defaults) async throws -> RawResponseStream {
         let method = try Self.method(atPath: path)
         let call = try await runner.rpc.transport.openCall(method, options: options.merged(over: runner.defaults))
         do {

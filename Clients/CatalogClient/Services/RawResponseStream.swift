@@ -6,7 +6,7 @@ import RPCCore
 /// any other end. Releasing the stream before its end cancels the call.
 public final class RawResponseStream: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
-    public typealias Failure = RPCError
+    public typealias Failure = any Error
 
     private let call: any ClientCallStream
 
@@ -23,11 +23,11 @@ public final class RawResponseStream: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let stream: RawResponseStream
 
-        public mutating func next() async throws(RPCError) -> [UInt8]? {
+        public mutating func next() async throws -> [UInt8]? {
             try await next(isolation: nil)
         }
 
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> [UInt8]? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> [UInt8]? {
             let call = stream.call
             do {
                 return try await withTaskCancellationHandler {

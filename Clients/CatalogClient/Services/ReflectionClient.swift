@@ -16,7 +16,7 @@ public struct ReflectionClient: Sendable {
     /// Schema of its request and response. Retried on UNAVAILABLE; needs no token.
     ///
     /// - Parameter options: Per-call settings such as a timeout.
-    public func describe(options: CallOptions = .defaults) async throws(RPCError) -> ContractDocument {
+    public func describe(options: CallOptions = .defaults) async throws -> ContractDocument {
         try await runner.unary(Reflection.describe, Empty(), options: options, .read)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CatalogCLI
 import CatalogClient
+import RPCCore
 
 /// `catalog item delete ID`: asks first on a terminal.
 struct ItemDeleteCommand: AsyncParsableCommand {

@@ -58,11 +58,19 @@ public enum FilterRules {
         switch (request.options, request.source) {
         case (.some, .some):
             throw .invalidField("source", "a filter takes either options or a source, not both")
+        case (_, .some(.unknown(let source))):
+            throw unknownSource(source)
         case (_, .some(let source)):
             return FilterDefinition(filterID: id, title: title, content: .source(source))
         case (let options, nil):
             return FilterDefinition(filterID: id, title: title, content: .options(try self.options(options ?? [])))
         }
+    }
+
+    /// The error for a source this server does not know. A decoded request cannot name one
+    /// (its decoder refuses it); a `FilterSource.unknown` built in code gets this.
+    public static func unknownSource(_ source: String) -> CatalogError {
+        .invalidField("source", "'\(source)' is not a known source")
     }
 
     static func options(_ raw: [FilterOption]) throws(CatalogError) -> [FilterOption] {

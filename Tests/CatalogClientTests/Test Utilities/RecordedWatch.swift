@@ -17,20 +17,21 @@ final class RecordedWatch {
         filterId: String,
         sinceRevision: Int64? = nil,
         delivery: FilterDelivery = .latest,
+        heartbeatSeconds: Int? = nil,
         options: CallOptions = .defaults
     ) {
         let (stream, continuation) = AsyncStream<FilterEvent>.makeStream()
         let watch = client.filters.watch(
-            filterId, sinceRevision: sinceRevision, delivery: delivery, options: options,
+            filterId, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds, options: options,
             onInterruption: { [interruptionCount] _ in interruptionCount.value.add(1, ordering: .relaxed) }
         )
         task = Task {
             defer { continuation.finish() }
-            do throws(RPCError) {
+            do {
                 for try await event in watch { continuation.yield(event) }
                 return nil
             } catch {
-                return error
+                return RPCError(mapping: error)
             }
         }
         events = stream.makeAsyncIterator()
