@@ -41,13 +41,20 @@ public struct MethodDescriptor: Hashable, Sendable, CustomStringConvertible {
     public var description: String { path }
 }
 
+/// A method with its request and response types, which `Router.register(_:_:)` takes with a
+/// `MethodHandler` of the same kind.
+public protocol RPCMethod: Sendable {
+    /// The method's name and kind.
+    var descriptor: MethodDescriptor { get }
+}
+
 /// A unary method with its request and response types.
 ///
 /// ```swift
 /// static let check = UnaryMethod<HealthCheckRequest, HealthCheckResponse>(
 ///     service: "grpc.health.v1.Health", method: "Check")
 /// ```
-public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Sendable>: Sendable {
+public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
     public let descriptor: MethodDescriptor
 
     public init(service: String, method: String) {
@@ -56,7 +63,7 @@ public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Senda
 }
 
 /// A server-streaming method with its request and response types.
-public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: Sendable {
+public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
     public let descriptor: MethodDescriptor
 
     public init(service: String, method: String) {
