@@ -17,5 +17,5 @@ public struct ErrorDetail: Codable, Sendable, Hashable {
     }
 
     /// The trailer key that carries the detail.
-    public static let metadataKey = "catalog-error-bin"
+    package static let metadataKey = "catalog-error-bin"
 }

@@ -45,7 +45,7 @@ public struct StatusCode: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// Creates a code from its canonical name, e.g. `NOT_FOUND`.
-    public init?(name: String) {
+    package init?(name: String) {
         guard let index = Self.names.firstIndex(of: name) else { return nil }
         self.rawValue = index
     }
