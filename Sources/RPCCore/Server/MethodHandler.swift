@@ -39,7 +39,7 @@ extension MethodHandler {
 
     /// A unary handler run in a task that answers with a message it already encoded with the
     /// call's codec (`context.contentType.codec`), typically kept in an `EncodedMessageCache`.
-    @_disfavoredOverload
+    @_disfavoredOverload  // A trailing closure that only throws fits `task(_:)` too, and means it.
     public static func task<Request, Response>(
         encoded handler: @escaping @Sendable (Request, ServerContext) async throws -> EncodedMessage<Response>
     ) -> Self where Method == UnaryMethod<Request, Response> {
@@ -59,7 +59,7 @@ extension MethodHandler {
 
     /// A unary handler run inline that answers with a message it already encoded with the
     /// call's codec (`context.contentType.codec`), typically kept in an `EncodedMessageCache`.
-    @_disfavoredOverload
+    @_disfavoredOverload  // A trailing closure that only throws fits `inline(_:)` too, and means it.
     public static func inline<Request, Response>(
         encoded handler: @escaping @Sendable (Request, ServerContext) throws -> EncodedMessage<Response>
     ) -> Self where Method == UnaryMethod<Request, Response> {
