@@ -9,7 +9,9 @@
 public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// A metadata value: text, or bytes for `-bin` keys.
     public enum Value: Sendable, Hashable, ExpressibleByStringLiteral {
+        /// A text value (keys not ending in `-bin`).
         case string(String)
+        /// Bytes, sent base64-encoded (keys ending in `-bin`).
         case binary([UInt8])
 
         public init(stringLiteral value: String) { self = .string(value) }
@@ -31,13 +33,16 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// One key and value.
     public struct Entry: Sendable, Hashable {
+        /// The key, in lower case.
         public var key: String
+        /// The value.
         public var value: Value
     }
 
     /// Every key and value, in order.
     public private(set) var entries: [Entry] = []
 
+    /// No metadata.
     public init() {}
 
     public init(dictionaryLiteral elements: (String, Value)...) {
@@ -106,7 +111,9 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         key.utf8.count >= 4 && key.utf8.suffix(4).elementsEqual("-bin".utf8)
     }
 
+    /// Whether there is no entry.
     public var isEmpty: Bool { entries.isEmpty }
+    /// The number of entries, a key with several values counting once per value.
     public var count: Int { entries.count }
 }
 

@@ -5,9 +5,13 @@ public struct StreamingKind: Hashable, Sendable, CustomStringConvertible {
     /// Whether the server answers with a stream of messages.
     public let serverStreaming: Bool
 
+    /// One request, one response.
     public static let unary = StreamingKind(clientStreaming: false, serverStreaming: false)
+    /// One request, a stream of responses.
     public static let serverStreaming = StreamingKind(clientStreaming: false, serverStreaming: true)
+    /// A stream of requests, one response.
     public static let clientStreaming = StreamingKind(clientStreaming: true, serverStreaming: false)
+    /// Streams both ways.
     public static let bidirectional = StreamingKind(clientStreaming: true, serverStreaming: true)
 
     public var description: String {
@@ -29,6 +33,7 @@ public struct MethodDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// How messages flow.
     public let kind: StreamingKind
 
+    /// The method `method` of the fully qualified `service`.
     public init(service: String, method: String, kind: StreamingKind) {
         self.service = service
         self.method = method
@@ -57,6 +62,7 @@ public protocol RPCMethod: Sendable {
 public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
     public let descriptor: MethodDescriptor
 
+    /// The unary method `method` of the fully qualified `service`.
     public init(service: String, method: String) {
         descriptor = MethodDescriptor(service: service, method: method, kind: .unary)
     }
@@ -66,6 +72,7 @@ public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Senda
 public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
     public let descriptor: MethodDescriptor
 
+    /// The server-streaming method `method` of the fully qualified `service`.
     public init(service: String, method: String) {
         descriptor = MethodDescriptor(service: service, method: method, kind: .serverStreaming)
     }
@@ -73,5 +80,6 @@ public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codab
 
 /// The empty message `{}`.
 public struct Empty: Codable, Sendable, Hashable {
+    /// The empty message.
     public init() {}
 }

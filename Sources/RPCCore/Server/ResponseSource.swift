@@ -38,6 +38,7 @@ public struct ResponseWaker: Sendable {
         self.init { stream.wakeSource() }
     }
 
+    /// Makes the transport pull the source again.
     public func wake() {
         wakeSource()
     }

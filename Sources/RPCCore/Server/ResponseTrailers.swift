@@ -1,10 +1,15 @@
 /// How a call ends: status, message, error detail and trailing metadata.
 public struct ResponseTrailers: Sendable, Hashable {
+    /// The call's status.
     public var code: StatusCode
+    /// The status message, `grpc-message` (empty when there is none).
     public var message: String
+    /// The structured error detail, `catalog-error-bin`.
     public var detail: ErrorDetail?
+    /// Custom trailing metadata.
     public var metadata: Metadata
 
+    /// Trailers with a status, its message and detail, and metadata.
     public init(code: StatusCode, message: String = "", detail: ErrorDetail? = nil, metadata: Metadata = [:]) {
         self.code = code
         self.message = message

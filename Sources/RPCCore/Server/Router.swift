@@ -14,6 +14,7 @@ public struct Router: Sendable {
     /// Decides which calls may run; `nil` (the default) lets every call through.
     public var authorizer: (any CallAuthorizer)?
 
+    /// A router with no method and no authorizer.
     public init() {}
 
     /// Every registered method, sorted by path.
