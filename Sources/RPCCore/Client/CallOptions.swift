@@ -7,7 +7,6 @@ public struct CallOptions: Sendable {
     /// The compression of request messages (`grpc-encoding`). Default: identity.
     public var compression: CompressionAlgorithm
 
-    /// Options with a `timeout` (none by default), request `metadata` and the request messages' `compression`.
     public init(timeout: Duration? = nil, metadata: Metadata = [:], compression: CompressionAlgorithm = .identity) {
         self.timeout = timeout
         self.metadata = metadata
