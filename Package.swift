@@ -40,17 +40,14 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(
-            name: "RPCCore",
-            dependencies: [
-                "CZlib",
-                .product(name: "DequeModule", package: "swift-collections"),
-            ]
+            name: "RPCCore"
         ),
         .target(
             name: "RPCHTTP2",
             dependencies: [
                 "RPCCore",
                 "CNGHTTP2",
+                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),

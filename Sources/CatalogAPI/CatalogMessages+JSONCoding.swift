@@ -4,7 +4,7 @@ import RPCCore
 // encoding its answer through `Codable` took a third of its time.
 
 extension IDRequest: JSONReadable {
-    public init?(json reader: inout JSONReader) {
+    package init?(json reader: inout JSONReader) {
         var id: Int64?
         let read = reader.readObject { reader, key in
             guard key == "id", id == nil, let value = reader.int64() else { return false }
@@ -17,7 +17,7 @@ extension IDRequest: JSONReadable {
 }
 
 extension Item: JSONWritable {
-    public func writeJSON(to writer: inout JSONWriter) {
+    package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("id", id)
         writer.member("title", title)
@@ -40,7 +40,7 @@ extension Item: JSONWritable {
 }
 
 extension ListItemsResponse: JSONWritable {
-    public func writeJSON(to writer: inout JSONWriter) {
+    package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("items")
         writer.beginArray()

@@ -4,7 +4,7 @@ import RPCCore
 // they skip `Codable`'s containers and keyed lookups (Benchmarks/json-encoding.sh measures it).
 
 extension Category: JSONWritable {
-    public func writeJSON(to writer: inout JSONWriter) {
+    package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("id", id)
         writer.member("name", name)
@@ -22,7 +22,7 @@ extension Category: JSONWritable {
 }
 
 extension CategoryList: JSONWritable {
-    public func writeJSON(to writer: inout JSONWriter) {
+    package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("categories")
         writer.beginArray()
@@ -33,7 +33,7 @@ extension CategoryList: JSONWritable {
 }
 
 extension CategoryStats: JSONWritable {
-    public func writeJSON(to writer: inout JSONWriter) {
+    package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("categoryCount", categoryCount)
         writer.member("itemCount", itemCount)

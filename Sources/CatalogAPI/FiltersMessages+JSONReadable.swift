@@ -4,7 +4,7 @@ import RPCCore
 // Foundation's decoder (which took a tenth of the writing event loop's time).
 
 extension FilterIDRequest: JSONReadable {
-    public init?(json reader: inout JSONReader) {
+    package init?(json reader: inout JSONReader) {
         var filterId: String?
         let read = reader.readObject { reader, key in
             guard key == "filterId", filterId == nil, let value = reader.string() else { return false }
@@ -17,7 +17,7 @@ extension FilterIDRequest: JSONReadable {
 }
 
 extension SelectFilterRequest: JSONReadable {
-    public init?(json reader: inout JSONReader) {
+    package init?(json reader: inout JSONReader) {
         var filterId: String?
         var optionId: Int64?
         var toggle: Bool?
@@ -42,7 +42,7 @@ extension SelectFilterRequest: JSONReadable {
 }
 
 extension SetPresentationRequest: JSONReadable {
-    public init?(json reader: inout JSONReader) {
+    package init?(json reader: inout JSONReader) {
         var filterId: String?
         var presentation: FilterPresentation?
         let read = reader.readObject { reader, key in

@@ -22,7 +22,7 @@ public struct HealthCheckRequest: Codable, Sendable, Hashable {
 }
 
 extension HealthCheckRequest: JSONReadable {
-    public init?(json reader: inout JSONReader) {
+    package init?(json reader: inout JSONReader) {
         var service: String?
         let read = reader.readObject { reader, key in
             guard key == "service", service == nil, let value = reader.string() else { return false }

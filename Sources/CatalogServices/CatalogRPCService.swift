@@ -23,13 +23,13 @@ public struct CatalogRPCService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(CatalogService.listItems) { [self] request, _ in try await listItems(request) }
-        router.registerInlineEncoded(CatalogService.getItem) { [self] request, context in
+        router.register(CatalogService.listItems, .task { [self] request, _ in try await listItems(request) })
+        router.register(CatalogService.getItem, .inline(encoded: { [self] request, context in
             try encodedItems.encoded(try getItem(request), for: request.id, codec: context.contentType.codec)
-        }
-        router.register(CatalogService.createItem) { [self] request, _ in try await createItem(request) }
-        router.register(CatalogService.updateItem) { [self] request, _ in try await updateItem(request) }
-        router.register(CatalogService.deleteItem) { [self] request, _ in try await deleteItem(request) }
+        }))
+        router.register(CatalogService.createItem, .task { [self] request, _ in try await createItem(request) })
+        router.register(CatalogService.updateItem, .task { [self] request, _ in try await updateItem(request) })
+        router.register(CatalogService.deleteItem, .task { [self] request, _ in try await deleteItem(request) })
     }
 
     // MARK: Handlers

@@ -33,21 +33,21 @@ public struct CategoriesRPCService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.registerEncoded(CategoriesService.list) { [self] request, context in
+        router.register(CategoriesService.list, .task(encoded: { [self] request, context in
             try encodedLists.encoded(try await list(request), for: request, codec: context.contentType.codec)
-        }
-        router.registerInline(CategoriesService.get) { [self] request, _ in try get(request) }
-        router.register(CategoriesService.create) { [self] request, _ in try await create(request) }
-        router.register(CategoriesService.update) { [self] request, _ in try await update(request) }
-        router.register(CategoriesService.delete) { [self] request, _ in try await delete(request) }
-        router.register(CategoriesService.move) { [self] request, _ in try await move(request) }
-        router.register(CategoriesService.merge) { [self] request, _ in try await merge(request) }
-        router.register(CategoriesService.assignItems) { [self] request, _ in try await assignItems(request) }
-        router.register(CategoriesService.moveItems) { [self] request, _ in try await moveItems(request) }
-        router.register(CategoriesService.stats) { [self] _, _ in try await stats() }
-        router.registerInline(CategoriesService.palette) { [self] _, _ in palette() }
-        router.register(CategoriesService.export) { [self] _, _ in try await export() }
-        router.register(CategoriesService.import) { [self] request, _ in try await importCategories(request) }
+        }))
+        router.register(CategoriesService.get, .inline { [self] request, _ in try get(request) })
+        router.register(CategoriesService.create, .task { [self] request, _ in try await create(request) })
+        router.register(CategoriesService.update, .task { [self] request, _ in try await update(request) })
+        router.register(CategoriesService.delete, .task { [self] request, _ in try await delete(request) })
+        router.register(CategoriesService.move, .task { [self] request, _ in try await move(request) })
+        router.register(CategoriesService.merge, .task { [self] request, _ in try await merge(request) })
+        router.register(CategoriesService.assignItems, .task { [self] request, _ in try await assignItems(request) })
+        router.register(CategoriesService.moveItems, .task { [self] request, _ in try await moveItems(request) })
+        router.register(CategoriesService.stats, .task { [self] _, _ in try await stats() })
+        router.register(CategoriesService.palette, .inline { [self] _, _ in palette() })
+        router.register(CategoriesService.export, .task { [self] _, _ in try await export() })
+        router.register(CategoriesService.import, .task { [self] request, _ in try await importCategories(request) })
     }
 
     // MARK: Handlers

@@ -20,39 +20,39 @@ public struct FiltersRPCService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(FiltersService.define) { [self] request, _ in
+        router.register(FiltersService.define, .task { [self] request, _ in
             try await store.defineFilter(try FilterRules.definition(request))
-        }
-        router.register(FiltersService.get) { [self] request, _ in
+        })
+        router.register(FiltersService.get, .task { [self] request, _ in
             try hub.state(of: try FilterRules.filterID(request.filterId))
-        }
-        router.register(FiltersService.list) { [self] _, _ in
+        })
+        router.register(FiltersService.list, .task { [self] _, _ in
             FilterList(filters: hub.allStates())
-        }
+        })
         // Inline: a filter update is a few rows, written on the event loop when the writer is
         // idle, so a change reaches subscribers with no thread hop before their own loop's.
-        router.registerInline(FiltersService.select, responder: { [self] request, _, responder in
+        router.register(FiltersService.select, .inline(responder: { [self] request, _, responder in
             let edit = FilterEdit.select(optionID: request.optionId, toggle: request.toggle ?? false)
             store.updateFilter(try FilterRules.filterID(request.filterId), edit, completion: responder.complete)
-        })
-        router.registerInline(FiltersService.setPresentation, responder: { [self] request, _, responder in
+        }))
+        router.register(FiltersService.setPresentation, .inline(responder: { [self] request, _, responder in
             store.updateFilter(
                 try FilterRules.filterID(request.filterId), .setPresentation(request.presentation), completion: responder.complete)
-        })
-        router.registerInline(FiltersService.togglePresentation, responder: { [self] request, _, responder in
+        }))
+        router.register(FiltersService.togglePresentation, .inline(responder: { [self] request, _, responder in
             store.updateFilter(try FilterRules.filterID(request.filterId), .togglePresentation, completion: responder.complete)
-        })
-        router.register(FiltersService.delete) { [self] request, _ in
+        }))
+        router.register(FiltersService.delete, .task { [self] request, _ in
             try await store.deleteFilter(try FilterRules.filterID(request.filterId))
             return Empty()
-        }
-        router.registerInline(FiltersService.watch) { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
+        })
+        router.register(FiltersService.watch, .inline(source: { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
             try hub.subscribe(
                 filterID: try FilterRules.filterID(request.filterId),
                 sinceRevision: try FilterRules.sinceRevision(request.sinceRevision),
                 delivery: request.delivery ?? .latest,
                 heartbeatSeconds: try FilterRules.heartbeatSeconds(request.heartbeatSeconds),
                 context: context, waker: waker)
-        }
+        }))
     }
 }

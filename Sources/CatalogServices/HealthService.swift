@@ -44,10 +44,10 @@ public final class HealthService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.registerInline(Health.check) { [self] request, _ in
+        router.register(Health.check, .inline { [self] request, _ in
             HealthCheckResponse(status: try status(of: request.service ?? ""))
-        }
-        router.registerInline(Health.watch) { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in
+        })
+        router.register(Health.watch, .inline(source: { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in
             let service = request.service ?? ""
             return try state.withLock { state throws(RPCError) -> HealthWatchSource in
                 guard let current = state.statuses[service] else { throw Self.unknown(service) }
@@ -60,7 +60,7 @@ public final class HealthService: RPCService {
                 state.watchers[id] = (service, source)
                 return source
             }
-        }
+        }))
     }
 
     private func status(of service: String) throws(RPCError) -> ServingStatus {

@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A Python script running under `python3` as a child process.
 ///

@@ -1,5 +1,6 @@
 import CatalogAPI
 import RPCCore
+import RPCHTTP2
 
 /// What the fuzzer (`Fuzz/`, libFuzzer) and the corpus regression tests feed our parsers.
 ///
@@ -55,7 +56,7 @@ public enum FuzzTargets {
             throw FuzzFailure("the deframer threw \(error)")
         }
         if !gzip {
-            let reframed = messages.flatMap { MessageFramer.frame($0) }
+            let reframed = messages.flatMap { FramedMessage($0, compression: .identity).bytes }
             guard reframed == bytes else {
                 throw FuzzFailure("framing the \(messages.count) messages again does not give the input back")
             }

@@ -86,10 +86,10 @@ struct EncodedMessageCacheTests {
             return ResponseWaker {}
         }
         var router = Router()
-        router.registerInlineEncoded(TestService.getItem) { request, context in
+        router.register(TestService.getItem, .inline(encoded: { request, context in
             let item = Item(id: request.id, name: "item \(request.id)")
             return try EncodedMessage(item, codec: request.id == 0 ? MarkingCodec() : context.contentType.codec)
-        }
+        }))
         let route = try #require(router.route(for: TestService.getItem.descriptor.path))
         #expect(route.runsInline)
 
@@ -105,10 +105,10 @@ struct EncodedMessageCacheTests {
     @Test("a task route answers the handler's encoded message as is; another codec's bytes are INTERNAL")
     func taskRoute() async throws {
         var router = Router()
-        router.registerEncoded(TestService.getItem) { request, context in
+        router.register(TestService.getItem, .task(encoded: { request, context in
             let item = Item(id: request.id, name: "item \(request.id)")
             return try EncodedMessage(item, codec: request.id == 0 ? MarkingCodec() : context.contentType.codec)
-        }
+        }))
         let route = try #require(router.route(for: TestService.getItem.descriptor.path))
         #expect(!route.runsInline)
 

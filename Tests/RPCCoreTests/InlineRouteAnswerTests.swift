@@ -26,7 +26,7 @@ struct InlineRouteAnswerTests {
     /// The route of `TestService.getItem` registered inline with `handler`.
     func inlineRoute(_ handler: @escaping @Sendable (TestService.GetItemRequest, ServerContext) throws -> Item) throws -> Route {
         var router = Router()
-        router.registerInline(TestService.getItem, handler: handler)
+        router.register(TestService.getItem, .inline(handler))
         return try #require(router.route(for: TestService.getItem.descriptor.path))
     }
 
@@ -109,11 +109,11 @@ struct InlineRouteAnswerTests {
     @Test("an inline subscription answers with its source, which holds the transport's waker")
     func subscription() throws {
         var router = Router()
-        router.registerInline(TestService.listItems) { (request: TestService.ListItemsRequest, context, waker) -> any ResponseSource in
+        router.register(TestService.listItems, .inline(source: { (request: TestService.ListItemsRequest, context, waker) -> any ResponseSource in
             if request.count < 0 { throw RPCError(.invalidArgument, "negative count") }
             context.addInitialMetadata("x-initial", "i")
             return WakingSource(waker: waker)
-        }
+        }))
         let route = try #require(router.route(for: TestService.listItems.descriptor.path))
         #expect(route.runsInline)
         let wakes = Counter()
@@ -135,7 +135,7 @@ struct InlineRouteAnswerTests {
     @Test("a task route does not run inline")
     func taskRoute() throws {
         var router = Router()
-        router.register(TestService.getItem) { request, _ in Item(id: request.id, name: "") }
+        router.register(TestService.getItem, .task { request, _ in Item(id: request.id, name: "") })
         #expect(try #require(router.route(for: TestService.getItem.descriptor.path)).runsInline == false)
     }
 }

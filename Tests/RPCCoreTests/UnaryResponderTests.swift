@@ -2,7 +2,7 @@ import RPCCore
 import Synchronization
 import Testing
 
-@Suite("Router.registerInline(_:responder:): inline unary calls answered now or later")
+@Suite("MethodHandler.inline(responder:): inline unary calls answered now or later")
 struct UnaryResponderTests {
     typealias Item = TestService.Item
 
@@ -27,7 +27,7 @@ struct UnaryResponderTests {
         throws -> Route
     {
         var router = Router()
-        router.registerInline(TestService.getItem, responder: handler)
+        router.register(TestService.getItem, .inline(responder: handler))
         return try #require(router.route(for: TestService.getItem.descriptor.path))
     }
 

@@ -124,7 +124,7 @@ struct EndToEndTests {
         try await withTestServer { server in
             let port = server.port
             // A raw client: it sends grpc-timeout but, unlike ours, never resets the stream itself.
-            let body = MessageFramer.frame(try JSONCodec.shared.encode(EchoRequest(text: "slow2", sleepMs: 60_000)))
+            let body = FramedMessage(try JSONCodec.shared.encode(EchoRequest(text: "slow2", sleepMs: 60_000)), compression: .identity).bytes
             let endOfCall = try await runBlocking {
                 let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(30))
                 defer { raw.close() }

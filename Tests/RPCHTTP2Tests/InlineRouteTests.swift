@@ -2,7 +2,7 @@ import RPCCore
 @testable import RPCHTTP2
 import Testing
 
-/// Unary routes registered with `registerInline` are answered on the connection's event loop, with no
+/// Unary routes registered with `.inline` handlers are answered on the connection's event loop, with no
 /// task: the same answers as a task's route, metadata, errors and deadlines included. (The
 /// malformed bodies of `BadInputTests` run against both kinds.)
 @Suite("Inline unary routes", .timeLimit(.minutes(1)))
@@ -88,7 +88,7 @@ struct InlineRouteTests {
         try await withTestServer { server in
             let connection = try await server.connect()
             let call = try await connection.openCall(Echo.quick.descriptor, options: .defaults) as! ClientCall
-            let framed = MessageFramer.frame(Array(#"{"text":"in pieces"}"#.utf8), compression: .identity)
+            let framed = FramedMessage(Array(#"{"text":"in pieces"}"#.utf8), compression: .identity).bytes
             for (index, byte) in framed.enumerated() {
                 try await call.sendFramed([byte], endOfStream: index == framed.count - 1)
             }

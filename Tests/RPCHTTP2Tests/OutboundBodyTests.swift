@@ -15,11 +15,11 @@ struct OutboundBodyTests {
         (Array("{}".utf8), .identity),
     ]
 
-    /// What the body must send: each message framed by `MessageFramer`, raw bytes as they are.
+    /// What the body must send: each message framed by `FramedMessage`, raw bytes as they are.
     static var expected: [UInt8] {
         payloads.flatMap { payload, compression -> [UInt8] in
             guard let compression else { return payload }
-            return MessageFramer.frame(payload, compression: compression)
+            return FramedMessage(payload, compression: compression).bytes
         }
     }
 

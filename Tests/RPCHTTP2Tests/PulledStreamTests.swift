@@ -74,7 +74,7 @@ struct PulledStreamTests {
                 // 64 KiB in all, the first streams could use it up before the last one starts.
                 try raw.sendWindowUpdate(streamID: 0, increment: 1 << 20)
                 for index in 0..<3 {
-                    let body = MessageFramer.frame(try JSONCodec.shared.encode(EchoRequest(text: "lost\(index)", count: 10_000_000)))
+                    let body = FramedMessage(try JSONCodec.shared.encode(EchoRequest(text: "lost\(index)", count: 10_000_000)), compression: .identity).bytes
                     let streamID = UInt32(1 + 2 * index)
                     try raw.sendHeaders(streamID: streamID, headers: RawHTTP2Connection.grpcRequestHeaders(path: method.descriptor.path), endStream: false)
                     try raw.sendData(streamID: streamID, body, endStream: true)

@@ -9,6 +9,7 @@ public struct RPCClient: Sendable {
     public let transport: any ClientTransport
     private let codec: any MessageCodec = JSONCodec.shared
 
+    /// A client whose calls go through `transport`.
     public init(transport: any ClientTransport) {
         self.transport = transport
     }
@@ -98,7 +99,10 @@ public struct RPCClient: Sendable {
 
 /// A unary response with the metadata that came with it.
 public struct UnaryResponse<Message: Sendable>: Sendable {
+    /// The response message.
     public var message: Message
+    /// The response headers' custom metadata.
     public var initialMetadata: Metadata
+    /// The trailers' custom metadata.
     public var trailingMetadata: Metadata
 }

@@ -17,7 +17,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a `content-type` value; `nil` for any type without a codec here (answered with
     /// HTTP 415). Parameters such as `; charset=utf-8` are ignored.
-    public init?(headerValue: String) {
+    package init?(headerValue: String) {
         switch headerValue {  // the exact values every client sends: no parsing
         case "application/grpc":
             self = .grpc

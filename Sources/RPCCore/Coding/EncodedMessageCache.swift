@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// ```swift
 /// let responses = EncodedMessageCache<Int64, Item>(capacity: 4096)
-/// router.registerInlineEncoded(Catalog.getItem) { request, context in
+/// router.register(Catalog.getItem, .inline(encoded: { request, context in
 ///     try responses.encoded(store.item(id: request.id), for: request.id, codec: context.contentType.codec)
-/// }
+/// }))
 /// ```
 public final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encodable & Equatable & Sendable>: Sendable {
     @usableFromInline let entries = Mutex<[Key: Entry]>([:])

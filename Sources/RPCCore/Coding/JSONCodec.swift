@@ -11,6 +11,7 @@ public struct JSONCodec: MessageCodec {
     private let treeEncoder: JSONEncoder
     private let decoder: JSONDecoder
 
+    /// A codec; `JSONCodec.shared` serves every call.
     public init() {
         let treeEncoder = JSONEncoder()
         treeEncoder.dateEncodingStrategy = .custom { date, encoder in

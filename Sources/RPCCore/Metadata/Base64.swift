@@ -1,5 +1,5 @@
 /// Base64 as gRPC uses it for `-bin` metadata: padded on output, padding optional on input.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let reverse: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -10,7 +10,7 @@ public enum Base64 {
     }()
 
     /// Encodes bytes as padded base64.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -34,7 +34,7 @@ public enum Base64 {
     }
 
     /// Decodes base64 with or without padding; `nil` when a character is not base64.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var out = [UInt8]()
         var accumulator: UInt32 = 0
         var bits = 0

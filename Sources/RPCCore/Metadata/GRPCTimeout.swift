@@ -1,7 +1,7 @@
 /// The `grpc-timeout` header: at most 8 digits and a unit (`H M S m u n`).
-public enum GRPCTimeout {
+package enum GRPCTimeout {
     /// Parses a header value; `nil` when it is malformed.
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 2, bytes.count <= 9 else { return nil }
         var amount: Int64 = 0
@@ -22,7 +22,7 @@ public enum GRPCTimeout {
 
     /// Formats a duration with the finest unit whose amount fits in 8 digits (rounded up,
     /// so a deadline is never sent shorter than it is). Negative durations become `1n`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, seconds > 0 || attoseconds > 0 else { return "1n" }
         // Integer arithmetic: a Double loses the nanoseconds of durations over ~104 days and

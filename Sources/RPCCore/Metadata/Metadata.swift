@@ -9,7 +9,9 @@
 public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// A metadata value: text, or bytes for `-bin` keys.
     public enum Value: Sendable, Hashable, ExpressibleByStringLiteral {
+        /// A text value (keys not ending in `-bin`).
         case string(String)
+        /// Bytes, sent base64-encoded (keys ending in `-bin`).
         case binary([UInt8])
 
         public init(stringLiteral value: String) { self = .string(value) }
@@ -31,13 +33,16 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// One key and value.
     public struct Entry: Sendable, Hashable {
+        /// The key, in lower case.
         public var key: String
+        /// The value.
         public var value: Value
     }
 
     /// Every key and value, in order.
     public private(set) var entries: [Entry] = []
 
+    /// No metadata.
     public init() {}
 
     public init(dictionaryLiteral elements: (String, Value)...) {
@@ -106,7 +111,9 @@ public struct Metadata: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         key.utf8.count >= 4 && key.utf8.suffix(4).elementsEqual("-bin".utf8)
     }
 
+    /// Whether there is no entry.
     public var isEmpty: Bool { entries.isEmpty }
+    /// The number of entries, a key with several values counting once per value.
     public var count: Int { entries.count }
 }
 
@@ -116,7 +123,7 @@ extension Metadata: Sequence {
 
 extension Metadata {
     /// Header names that belong to the protocol and never appear as user metadata.
-    public static func isReserved(_ name: String) -> Bool {
+    package static func isReserved(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { isReserved(utf8: UnsafeRawBufferPointer($0)) }
     }
@@ -124,7 +131,7 @@ extension Metadata {
     /// `isReserved(_:)` for a name's UTF-8 bytes, as a transport receives them.
     // Byte comparisons: `String.hasPrefix` compares by Unicode equivalence, which cost more
     // than the rest of a request's metadata.
-    public static func isReserved(utf8 name: UnsafeRawBufferPointer) -> Bool {
+    package static func isReserved(utf8 name: UnsafeRawBufferPointer) -> Bool {
         func bytes(_ literal: StaticString) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         }
@@ -146,14 +153,14 @@ extension Metadata {
 
     /// Builds metadata from received header fields, skipping reserved ones and
     /// base64-decoding `-bin` values. A `-bin` value that is not base64 is kept as its text bytes.
-    public init(headerFields: some Sequence<(name: String, value: String)>) {
+    package init(headerFields: some Sequence<(name: String, value: String)>) {
         entries.reserveCapacity(headerFields.underestimatedCount)
         for (name, value) in headerFields { addReceived(name, value) }
     }
 
     /// Adds one received header field as `init(headerFields:)` does: nothing when the name is
     /// reserved, a base64-decoded value for a `-bin` name.
-    public mutating func addReceived(_ name: String, _ value: String) {
+    package mutating func addReceived(_ name: String, _ value: String) {
         guard !Self.isReserved(name) else { return }
         if Self.isBinary(name) {
             add(name, .binary(Base64.decode(value) ?? Array(value.utf8)))
@@ -163,7 +170,7 @@ extension Metadata {
     }
 
     /// The header fields for this metadata, `-bin` values base64-encoded without padding.
-    public var headerFields: [(name: String, value: String)] {
+    package var headerFields: [(name: String, value: String)] {
         entries.map { entry in
             switch entry.value {
             case .string(let value): (entry.key, value)

@@ -5,9 +5,13 @@ public struct StreamingKind: Hashable, Sendable, CustomStringConvertible {
     /// Whether the server answers with a stream of messages.
     public let serverStreaming: Bool
 
+    /// One request, one response.
     public static let unary = StreamingKind(clientStreaming: false, serverStreaming: false)
+    /// One request, a stream of responses.
     public static let serverStreaming = StreamingKind(clientStreaming: false, serverStreaming: true)
+    /// A stream of requests, one response.
     public static let clientStreaming = StreamingKind(clientStreaming: true, serverStreaming: false)
+    /// Streams both ways.
     public static let bidirectional = StreamingKind(clientStreaming: true, serverStreaming: true)
 
     public var description: String {
@@ -29,6 +33,7 @@ public struct MethodDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// How messages flow.
     public let kind: StreamingKind
 
+    /// The method `method` of the fully qualified `service`.
     public init(service: String, method: String, kind: StreamingKind) {
         self.service = service
         self.method = method
@@ -41,24 +46,33 @@ public struct MethodDescriptor: Hashable, Sendable, CustomStringConvertible {
     public var description: String { path }
 }
 
+/// A method with its request and response types, which `Router.register(_:_:)` takes with a
+/// `MethodHandler` of the same kind.
+public protocol RPCMethod: Sendable {
+    /// The method's name and kind.
+    var descriptor: MethodDescriptor { get }
+}
+
 /// A unary method with its request and response types.
 ///
 /// ```swift
 /// static let check = UnaryMethod<HealthCheckRequest, HealthCheckResponse>(
 ///     service: "grpc.health.v1.Health", method: "Check")
 /// ```
-public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Sendable>: Sendable {
+public struct UnaryMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
     public let descriptor: MethodDescriptor
 
+    /// The unary method `method` of the fully qualified `service`.
     public init(service: String, method: String) {
         descriptor = MethodDescriptor(service: service, method: method, kind: .unary)
     }
 }
 
 /// A server-streaming method with its request and response types.
-public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: Sendable {
+public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
     public let descriptor: MethodDescriptor
 
+    /// The server-streaming method `method` of the fully qualified `service`.
     public init(service: String, method: String) {
         descriptor = MethodDescriptor(service: service, method: method, kind: .serverStreaming)
     }
@@ -66,5 +80,6 @@ public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codab
 
 /// The empty message `{}`.
 public struct Empty: Codable, Sendable, Hashable {
+    /// The empty message.
     public init() {}
 }

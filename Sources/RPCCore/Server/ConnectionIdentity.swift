@@ -14,7 +14,7 @@ public struct ConnectionIdentity: Sendable, Hashable {
     public let peerAddress: String?
 
     /// The identity of a new connection from `peerAddress`, with the next number.
-    public static func next(peerAddress: String?) -> ConnectionIdentity {
+    package static func next(peerAddress: String?) -> ConnectionIdentity {
         ConnectionIdentity(number: numbers.wrappingAdd(1, ordering: .relaxed).newValue, peerAddress: peerAddress)
     }
 

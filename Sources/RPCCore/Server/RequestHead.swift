@@ -17,7 +17,7 @@ public struct RequestHead: Sendable {
     public var caller: String?
 
     /// - Parameter connection: by default a connection of its own.
-    public init(
+    package init(
         path: String,
         contentType: ContentType,
         metadata: Metadata,

@@ -30,7 +30,7 @@ public struct ResponseWaker: Sendable {
     private let wakeSource: @Sendable () -> Void
 
     /// A waker that calls `wakeSource`: for transports, which know how to pull their stream.
-    public init(_ wakeSource: @escaping @Sendable () -> Void) {
+    package init(_ wakeSource: @escaping @Sendable () -> Void) {
         self.wakeSource = wakeSource
     }
 
@@ -38,6 +38,7 @@ public struct ResponseWaker: Sendable {
         self.init { stream.wakeSource() }
     }
 
+    /// Makes the transport pull the source again.
     public func wake() {
         wakeSource()
     }

@@ -1,10 +1,15 @@
 /// How a call ends: status, message, error detail and trailing metadata.
 public struct ResponseTrailers: Sendable, Hashable {
+    /// The call's status.
     public var code: StatusCode
+    /// The status message, `grpc-message` (empty when there is none).
     public var message: String
+    /// The structured error detail, `catalog-error-bin`.
     public var detail: ErrorDetail?
+    /// Custom trailing metadata.
     public var metadata: Metadata
 
+    /// Trailers with a status, its message and detail, and metadata.
     public init(code: StatusCode, message: String = "", detail: ErrorDetail? = nil, metadata: Metadata = [:]) {
         self.code = code
         self.message = message
@@ -23,7 +28,7 @@ public struct ResponseTrailers: Sendable, Hashable {
     }
 
     /// Whether these are the trailers of most calls: OK, with nothing else.
-    public var isPlainOK: Bool { code == .ok && message.isEmpty && detail == nil && metadata.isEmpty }
+    package var isPlainOK: Bool { code == .ok && message.isEmpty && detail == nil && metadata.isEmpty }
 
     /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
     /// present, then the metadata.
@@ -32,7 +37,7 @@ public struct ResponseTrailers: Sendable, Hashable {
     /// gRPC client (whose header lists are limited to a few KiB): the message is cut to its
     /// first `maxMessageBytes` bytes of UTF-8 and marked `…`, and a detail whose JSON passes
     /// `maxDetailBytes` keeps its reason and field (cut likewise) only.
-    public var headerFields: [(name: String, value: String)] {
+    package var headerFields: [(name: String, value: String)] {
         if isPlainOK { return Self.plainOK }
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
         if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(Self.cut(message)))) }
@@ -51,9 +56,9 @@ public struct ResponseTrailers: Sendable, Hashable {
     }
 
     /// The longest `grpc-message` sent, in bytes of UTF-8 before percent-encoding.
-    public static let maxMessageBytes = 1024
+    package static let maxMessageBytes = 1024
     /// The longest `catalog-error-bin` JSON sent with its details.
-    public static let maxDetailBytes = 2048
+    package static let maxDetailBytes = 2048
 
     /// `text` cut to at most `maxMessageBytes` bytes of UTF-8, on a scalar boundary (a
     /// character may be one huge cluster), and marked `…` when it was cut.
@@ -74,7 +79,7 @@ public struct ResponseTrailers: Sendable, Hashable {
 
     /// Parses received trailers; a missing or malformed `grpc-status` is INTERNAL (or
     /// UNKNOWN for an unknown number), as gRPC clients do.
-    public init(headerFields: some Collection<(name: String, value: String)>) {
+    package init(headerFields: some Collection<(name: String, value: String)>) {
         var code: StatusCode?
         var message = ""
         var detail: ErrorDetail?
@@ -107,7 +112,7 @@ public struct ResponseTrailers: Sendable, Hashable {
     }
 
     /// The error these trailers stand for, or `nil` when the status is OK.
-    public var error: RPCError? {
+    package var error: RPCError? {
         code == .ok ? nil : RPCError(code, message, detail: detail, metadata: metadata)
     }
 }

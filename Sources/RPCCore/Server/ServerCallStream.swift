@@ -2,7 +2,7 @@
 ///
 /// The transport owns framing, compression, flow control and the HTTP/2 stream; the router
 /// sees whole messages. Every method is called from the call's own task.
-public protocol ServerCallStream: Sendable {
+package protocol ServerCallStream: Sendable {
     /// The parsed request headers.
     var head: RequestHead { get }
 

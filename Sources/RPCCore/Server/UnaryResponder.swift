@@ -1,6 +1,6 @@
 import Synchronization
 
-/// How a handler registered with `Router.registerInline(_:responder:)` answers its call: once,
+/// How a handler registered with `.inline(responder:)` (see `MethodHandler`) answers its call: once,
 /// at once (before the handler returns) or later, from any thread.
 public struct UnaryResponder<Response: Encodable & Sendable>: Sendable {
     let pending: PendingUnaryResponse

@@ -10,6 +10,7 @@ public struct ErrorDetail: Codable, Sendable, Hashable {
     /// Extra facts, such as the `id` of a missing entity.
     public var details: [String: JSONValue]?
 
+    /// A detail with a machine-readable `reason`, the request `field` at fault and further `details`.
     public init(reason: String, field: String? = nil, details: [String: JSONValue]? = nil) {
         self.reason = reason
         self.field = field
@@ -17,5 +18,5 @@ public struct ErrorDetail: Codable, Sendable, Hashable {
     }
 
     /// The trailer key that carries the detail.
-    public static let metadataKey = "catalog-error-bin"
+    package static let metadataKey = "catalog-error-bin"
 }

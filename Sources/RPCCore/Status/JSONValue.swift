@@ -1,10 +1,16 @@
 /// Any JSON value, for free-form error details.
 public enum JSONValue: Codable, Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, by member name.
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {

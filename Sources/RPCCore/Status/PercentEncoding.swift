@@ -1,10 +1,10 @@
 /// The percent-encoding of `grpc-message`: UTF-8 bytes outside printable ASCII, and `%`
 /// itself, become `%XX`.
-public enum PercentEncoding {
+package enum PercentEncoding {
     private static let hex = Array("0123456789ABCDEF".utf8)
 
     /// Encodes a status message for the `grpc-message` trailer.
-    public static func encode(_ message: String) -> String {
+    package static func encode(_ message: String) -> String {
         var out = [UInt8]()
         out.reserveCapacity(message.utf8.count)
         for byte in message.utf8 {
@@ -20,7 +20,7 @@ public enum PercentEncoding {
     }
 
     /// Decodes a received `grpc-message`; malformed escapes are kept as they are.
-    public static func decode(_ text: String) -> String {
+    package static func decode(_ text: String) -> String {
         let bytes = Array(text.utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count)

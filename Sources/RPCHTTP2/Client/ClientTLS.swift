@@ -24,6 +24,7 @@ public struct ClientTLS: Sendable, Hashable {
     /// path can then pose as the server and read and change every call.
     public var insecure: Bool
 
+    /// TLS that checks the server's certificate against `caFile` (or the system's CAs), optionally presenting `clientCertificate`.
     public init(caFile: String? = nil, serverName: String? = nil, clientCertificate: CertificateFiles? = nil, insecure: Bool = false) {
         self.caFile = caFile
         self.serverName = serverName

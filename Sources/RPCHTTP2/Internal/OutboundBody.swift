@@ -4,22 +4,7 @@ import RPCCore
 /// A stream's body on its way out: framed messages waiting for nghttp2 to pull them into
 /// DATA frames, and the writer held back while too many bytes wait. Used on the event loop.
 struct OutboundBody {
-    /// Bytes to send, after a message prefix kept inline (so that framing a message copies
-    /// nothing: its payload is sent from the array it was encoded into).
-    private struct Chunk {
-        /// The prefix's bytes, the first one in the highest of the low `prefixLength` bytes.
-        var prefix: UInt64 = 0
-        var prefixLength = 0
-        var payload: [UInt8]
-
-        var count: Int { prefixLength + payload.count }
-
-        func prefixByte(_ index: Int) -> UInt8 {
-            UInt8(truncatingIfNeeded: prefix >> (8 * (prefixLength - 1 - index)))
-        }
-    }
-
-    private var chunks = Deque<Chunk>()
+    private var chunks = Deque<FramedMessage>()
     private var offset = 0
     private var byteCount = 0
     /// nghttp2 found nothing to send and waits for `resumeData`.
@@ -33,21 +18,18 @@ struct OutboundBody {
     /// Queues bytes as they are (already framed).
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        chunks.append(Chunk(payload: bytes))
+        chunks.append(FramedMessage(framedBytes: bytes))
         byteCount += bytes.count
     }
 
-    /// Queues one message, framed as `MessageFramer.frame` does (compressed first unless
-    /// `compression` is identity); returns the framed size.
+    /// Queues one message, framed (compressed first unless `compression` is identity);
+    /// returns the framed size.
     @discardableResult
     mutating func appendMessage(_ message: [UInt8], compression: CompressionAlgorithm) -> Int {
-        let compressed = compression == .gzip
-        let payload = compressed ? Gzip.compress(message) : message
-        let prefix = UInt64(compressed ? 1 : 0) << 32 | UInt64(UInt32(payload.count))
-        let chunk = Chunk(prefix: prefix, prefixLength: MessageFramer.prefixLength, payload: payload)
-        chunks.append(chunk)
-        byteCount += chunk.count
-        return chunk.count
+        let framed = FramedMessage(message, compression: compression)
+        chunks.append(framed)
+        byteCount += framed.count
+        return framed.count
     }
 
     /// Tells nghttp2 to read again if it was told there was nothing to send.
@@ -72,12 +54,12 @@ struct OutboundBody {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer, lowWatermark: Int) -> Int {
         var written = 0
         while written < buffer.count, let chunk = chunks.first {
-            while offset < chunk.prefixLength, written < buffer.count {
+            while offset < chunk.prefixCount, written < buffer.count {
                 buffer[written] = chunk.prefixByte(offset)
                 written += 1
                 offset += 1
             }
-            let start = offset - chunk.prefixLength
+            let start = offset - chunk.prefixCount
             let count = min(buffer.count - written, chunk.payload.count - start)
             if count > 0 {
                 chunk.payload.withUnsafeBytes { source in

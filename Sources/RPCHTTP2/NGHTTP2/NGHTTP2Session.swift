@@ -1,6 +1,13 @@
 import CNGHTTP2
-import Glibc
 import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One nghttp2 session: HPACK, frames, flow control and stream states of one connection.
 ///

@@ -146,6 +146,7 @@ public struct AbuseLimits: Sendable, Hashable {
     /// connection window at once).
     static let windowUpdateAllowance = 100
 
+    /// The limits the server runs with unless configured otherwise.
     public static var defaults: AbuseLimits {
         AbuseLimits(
             resets: RateLimit(burst: 16, perSecond: 200),

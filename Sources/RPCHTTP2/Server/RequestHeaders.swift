@@ -1,5 +1,12 @@
-import Glibc
 import RPCCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A request's header block as nghttp2 hands it over, field by field, kept as `RequestValidation`
 /// reads it: the fields of the protocol, recognized by their bytes, and the caller's metadata.

@@ -7,6 +7,7 @@ public struct CertificateFiles: Sendable, Hashable {
     /// The private key of the certificate, unencrypted (PKCS #8, SEC 1 or PKCS #1).
     public var privateKey: String
 
+    /// The PEM files of a certificate chain and of its key.
     public init(certificateChain: String, privateKey: String) {
         self.certificateChain = certificateChain
         self.privateKey = privateKey

@@ -11,9 +11,9 @@ import Testing
 /// its `127.0.0.1:port`: it shows which token the CLI sent.
 func withTokenEchoServer<T>(_ body: (_ address: String) async throws -> T) async throws -> T {
     var router = Router()
-    router.register(Health.check) { _, context in
+    router.register(Health.check, .task { _, context in
         HealthCheckResponse(status: ServingStatus(rawValue: context.requestMetadata.first("authorization") ?? "-"))
-    }
+    })
     return try await withServer(router, body)
 }
 

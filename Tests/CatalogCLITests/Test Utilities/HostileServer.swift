@@ -46,15 +46,15 @@ func withHostileServer<T>(_ body: (_ address: String) async throws -> T) async t
         .notFound, hostile, detail: ErrorDetail(reason: hostile, field: hostile, details: [hostile: .string(hostile)]))
 
     var router = Router()
-    router.register(CategoriesService.list) { _, _ in CategoryList(categories: [category]) }
-    router.register(CatalogService.listItems) { _, _ in ListItemsResponse(items: [item], nextPageToken: hostile, totalCount: 2) }
-    router.register(CatalogService.getItem) { _, _ in item }
-    router.register(CatalogService.deleteItem) { _, _ in Empty() }
-    router.register(Health.check) { _, _ in HealthCheckResponse(status: ServingStatus(rawValue: hostile)) }
-    router.register(CategoriesService.get) { _, _ -> Category in throw notFound }
-    router.register(FiltersService.get) { _, _ in filter }
-    router.register(UnaryMethod<Empty, Empty>(service: CategoriesService.name, method: "Stats")) { _, _ in Empty() }
-    router.registerInline(FiltersService.watch) { request, _, _ -> any ResponseSource in
+    router.register(CategoriesService.list, .task { _, _ in CategoryList(categories: [category]) })
+    router.register(CatalogService.listItems, .task { _, _ in ListItemsResponse(items: [item], nextPageToken: hostile, totalCount: 2) })
+    router.register(CatalogService.getItem, .task { _, _ in item })
+    router.register(CatalogService.deleteItem, .task { _, _ in Empty() })
+    router.register(Health.check, .task { _, _ in HealthCheckResponse(status: ServingStatus(rawValue: hostile)) })
+    router.register(CategoriesService.get, .task { _, _ -> Category in throw notFound })
+    router.register(FiltersService.get, .task { _, _ in filter })
+    router.register(UnaryMethod<Empty, Empty>(service: CategoriesService.name, method: "Stats"), .task { _, _ in Empty() })
+    router.register(FiltersService.watch, .inline(source: { request, _, _ -> any ResponseSource in
         let codec = JSONCodec.shared
         switch (request.filterId, request.sinceRevision) {
         case ("garbage", _):
@@ -68,7 +68,7 @@ func withHostileServer<T>(_ body: (_ address: String) async throws -> T) async t
         case (_, .some):
             return ScriptedSource([.end(ResponseTrailers(error: notFound))])
         }
-    }
+    }))
     return try await withServer(router, body)
 }
 

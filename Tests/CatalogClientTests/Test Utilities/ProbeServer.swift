@@ -49,7 +49,7 @@ final class Probe: Sendable {
 func withProbeServer<T>(_ body: (_ port: Int, _ probe: Probe) async throws -> T) async throws -> T {
     let probe = Probe()
     var router = Router()
-    router.register(Health.check) { request, context in
+    router.register(Health.check, .task { request, context in
         probe.record(Health.check.descriptor.path)
         guard request.service == "sleep" else {
             return HealthCheckResponse(status: ServingStatus(rawValue: context.requestMetadata.first(request.service ?? "") ?? "-"))
@@ -61,20 +61,20 @@ func withProbeServer<T>(_ body: (_ port: Int, _ probe: Probe) async throws -> T)
             throw error
         }
         return HealthCheckResponse(status: .serving)
-    }
-    router.register(CategoriesService.list) { _, _ in
+    })
+    router.register(CategoriesService.list, .task { _, _ in
         probe.record(CategoriesService.list.descriptor.path)
         if probe.takeListFailure() { throw RPCError(.unavailable, "scripted outage") }
         return CategoryList(categories: [])
-    }
-    router.register(CategoriesService.create) { _, _ in
+    })
+    router.register(CategoriesService.create, .task { _, _ in
         probe.record(CategoriesService.create.descriptor.path)
         throw RPCError(.unavailable, "scripted outage")
-    }
-    router.register(CategoriesService.get) { request, _ in
+    })
+    router.register(CategoriesService.get, .task { request, _ in
         probe.record(CategoriesService.get.descriptor.path)
         throw RPCError(.notFound, "no category \(request.id)", detail: ErrorDetail(reason: "notFound", details: ["id": .number(Double(request.id))]))
-    }
+    })
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.port = 0
     var logger = Logger(label: "test.probe")

@@ -107,7 +107,7 @@ struct EchoService: RPCService {
     let probe: EchoProbe
 
     func register(into router: inout Router) {
-        router.register(Echo.get) { request, context in
+        router.register(Echo.get, .task { request, context in
             if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
             if let sleepMs = request.sleepMs {
                 probe.record(.started(request.text))
@@ -120,27 +120,27 @@ struct EchoService: RPCService {
             }
             try Self.failIfAsked(request, context: context)
             return EchoResponse(text: request.text)
-        }
-        router.registerInline(Echo.quick) { request, context in
+        })
+        router.register(Echo.quick, .inline { request, context in
             probe.record(.started(request.text))
             if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
             try Self.failIfAsked(request, context: context)
             return EchoResponse(text: request.text)
-        }
-        router.register(Echo.expand) { request, writer, context in
+        })
+        router.register(Echo.expand, .task { request, writer, context in
             for index in 0..<(request.count ?? 0) {
                 try await writer.write(EchoResponse(text: request.text, index: index))
                 probe.recordWrite()
             }
             try Self.failIfAsked(request, context: context)
-        }
-        router.register(Echo.count) { (request: EchoRequest, context, _) -> any ResponseSource in
+        })
+        router.register(Echo.count, .task(source: { (request: EchoRequest, context, _) -> any ResponseSource in
             CountingSource(request: request, codec: context.contentType.codec, probe: probe)
-        }
-        router.registerInline(Echo.countInline) { (request: EchoRequest, context, _) -> any ResponseSource in
+        }))
+        router.register(Echo.countInline, .inline(source: { (request: EchoRequest, context, _) -> any ResponseSource in
             CountingSource(request: request, codec: context.contentType.codec, probe: probe)
-        }
-        router.registerInline(Echo.later, responder: { request, context, responder in
+        }))
+        router.register(Echo.later, .inline(responder: { request, context, responder in
             probe.record(.started(request.text))
             let answer: @Sendable () -> Void = {
                 responder.complete(Result {
@@ -150,8 +150,8 @@ struct EchoService: RPCService {
             }
             guard let sleepMs = request.sleepMs else { return answer() }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(sleepMs), execute: answer)
-        })
-        router.register(Echo.hang) { request, _ in
+        }))
+        router.register(Echo.hang, .task { request, _ in
             probe.record(.started(request.text))
             do {
                 try await Task.sleep(for: .seconds(3600))
@@ -160,7 +160,7 @@ struct EchoService: RPCService {
                 throw error
             }
             return EchoResponse(text: request.text)
-        }
+        })
     }
 
     static func trailers(for request: EchoRequest) -> ResponseTrailers {

@@ -4,14 +4,14 @@
 /// `init?(json:)` reads the plain form (a flat object of the expected members) and returns
 /// `nil` for anything else; the codec then decodes through `Decodable`, which also words the
 /// errors. It must never accept JSON that `Decodable` would reject, nor read it differently.
-public protocol JSONReadable: Decodable {
+package protocol JSONReadable: Decodable {
     init?(json reader: inout JSONReader)
 }
 
 /// A strict reader of one JSON object: members whose keys and strings need no escapes,
 /// integers in their shortest form, and booleans. Every read returns `nil` (or `false`) at
 /// anything else.
-public struct JSONReader: ~Copyable {
+package struct JSONReader: ~Copyable {
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
 
@@ -22,7 +22,7 @@ public struct JSONReader: ~Copyable {
     /// Reads the whole input as one object: `member` gets each key and must read its value;
     /// it returns `false` to give up. Returns whether the object was read to its end, with
     /// nothing but whitespace after it.
-    public mutating func readObject(_ member: (inout JSONReader, String) -> Bool) -> Bool {
+    package mutating func readObject(_ member: (inout JSONReader, String) -> Bool) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         if !consume(UInt8(ascii: "}")) {
             repeat {
@@ -35,7 +35,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// An integer without fraction, exponent, leading zeros or minus zero, that fits.
-    public mutating func int64() -> Int64? {
+    package mutating func int64() -> Int64? {
         skipWhitespace()
         let negative = peek == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -60,7 +60,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// `true` or `false`.
-    public mutating func bool() -> Bool? {
+    package mutating func bool() -> Bool? {
         skipWhitespace()
         if matches("true") {
             index += 4
@@ -74,7 +74,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// A string of printable ASCII without escapes.
-    public mutating func string() -> String? {
+    package mutating func string() -> String? {
         skipWhitespace()
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index

@@ -6,39 +6,39 @@ import Foundation
 /// The JSON codec uses it for a message it encodes at the top level; everywhere else the
 /// message's `Encodable` conformance is used, so the two must write the same JSON (same keys,
 /// same order, absent optionals left out).
-public protocol JSONWritable: Encodable {
+package protocol JSONWritable: Encodable {
     func writeJSON(to writer: inout JSONWriter)
 }
 
 /// Writes JSON straight into the codec's buffer: objects, arrays of objects and members, with
 /// the commas between them and scalars exactly as the codec's `Encodable` path writes them.
-public struct JSONWriter: ~Copyable {
+package struct JSONWriter: ~Copyable {
     var output: JSONOutput
 
     init(capacity: Int) {
         output = JSONOutput(capacity: capacity)
     }
 
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         separate()
         output.append(UInt8(ascii: "{"))
     }
 
-    public mutating func endObject() {
+    package mutating func endObject() {
         output.append(UInt8(ascii: "}"))
     }
 
-    public mutating func beginArray() {
+    package mutating func beginArray() {
         separate()
         output.append(UInt8(ascii: "["))
     }
 
-    public mutating func endArray() {
+    package mutating func endArray() {
         output.append(UInt8(ascii: "]"))
     }
 
     /// Writes the key of the next member of the current object; its value follows.
-    public mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separate()
         output.append(UInt8(ascii: "\""))
         output.append(name)
@@ -46,42 +46,42 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A member with a string value.
-    public mutating func member(_ name: StaticString, _ string: String) {
+    package mutating func member(_ name: StaticString, _ string: String) {
         key(name)
         output.appendString(string)
     }
 
     /// A member left out when `string` is nil, as `Codable` leaves out an absent optional.
-    public mutating func member(_ name: StaticString, _ string: String?) {
+    package mutating func member(_ name: StaticString, _ string: String?) {
         guard let string else { return }
         member(name, string)
     }
 
-    public mutating func member(_ name: StaticString, _ integer: some FixedWidthInteger) {
+    package mutating func member(_ name: StaticString, _ integer: some FixedWidthInteger) {
         key(name)
         output.appendInteger(integer)
     }
 
     /// A member left out when `integer` is nil.
-    public mutating func member(_ name: StaticString, _ integer: (some FixedWidthInteger)?) {
+    package mutating func member(_ name: StaticString, _ integer: (some FixedWidthInteger)?) {
         guard let integer else { return }
         member(name, integer)
     }
 
-    public mutating func member(_ name: StaticString, _ bool: Bool) {
+    package mutating func member(_ name: StaticString, _ bool: Bool) {
         key(name)
         output.append(bool ? "true" : "false")
     }
 
     /// A member with an RFC 3339 date, as the codec writes every `Date`.
-    public mutating func member(_ name: StaticString, _ date: Date) {
+    package mutating func member(_ name: StaticString, _ date: Date) {
         key(name)
         output.appendDate(date)
     }
 
     /// A member with a finite number; a NaN or infinity, which JSON cannot hold, is written as
     /// `null` (where the `Encodable` path would fail the whole message).
-    public mutating func member(_ name: StaticString, _ number: Double) {
+    package mutating func member(_ name: StaticString, _ number: Double) {
         key(name)
         if number.isFinite { output.appendNumber(number) } else { output.append("null") }
     }

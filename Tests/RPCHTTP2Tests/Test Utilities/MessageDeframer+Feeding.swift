@@ -1,4 +1,5 @@
 import RPCCore
+import RPCHTTP2
 
 extension MessageDeframer {
     /// Appends each chunk and drains every complete message after each append, the way a

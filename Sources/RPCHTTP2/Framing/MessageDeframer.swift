@@ -1,3 +1,5 @@
+import RPCCore
+
 /// Reassembles length-prefixed messages from bytes that arrive in arbitrary pieces.
 ///
 /// A message may span many appends and one append may hold many messages. Messages are
@@ -8,42 +10,42 @@
 /// try deframer.append(chunk)
 /// while let message = try deframer.next() { handle(message) }
 /// ```
-public struct MessageDeframer: Sendable {
+package struct MessageDeframer: Sendable {
     /// The largest payload accepted, compressed or not, in bytes (inclusive).
-    public let maxMessageSize: Int
+    package let maxMessageSize: Int
     /// The stream's `grpc-encoding`, applied to messages whose flag byte is 1.
-    public let compression: CompressionAlgorithm
+    package let compression: CompressionAlgorithm
 
-    @usableFromInline var buffer: [UInt8] = []
-    @usableFromInline var readIndex = 0
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
 
-    public init(maxMessageSize: Int, compression: CompressionAlgorithm = .identity) {
+    package init(maxMessageSize: Int, compression: CompressionAlgorithm = .identity) {
         self.maxMessageSize = maxMessageSize
         self.compression = compression
     }
 
     /// Bytes received but not yet returned as messages.
-    @inlinable public var bufferedByteCount: Int { buffer.count - readIndex }
+    package var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Adds received bytes. Fails early when a prefix announces an oversize message.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(RPCError) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) throws(RPCError) {
         compactIfUseful()
         buffer.append(contentsOf: bytes)
         try checkPendingPrefix()
     }
 
     /// Adds received bytes. Fails early when a prefix announces an oversize message.
-    public mutating func append(_ bytes: [UInt8]) throws(RPCError) {
+    package mutating func append(_ bytes: [UInt8]) throws(RPCError) {
         compactIfUseful()
         buffer.append(contentsOf: bytes)
         try checkPendingPrefix()
     }
 
     /// The next complete message, or `nil` when more bytes are needed.
-    public mutating func next() throws(RPCError) -> [UInt8]? {
+    package mutating func next() throws(RPCError) -> [UInt8]? {
         guard let (flag, length) = pendingPrefix() else { return nil }
         try validate(flag: flag, length: length)
-        let start = readIndex + MessageFramer.prefixLength
+        let start = readIndex + FramedMessage.prefixLength
         guard buffer.count - start >= length else { return nil }
         let payload = Array(buffer[start..<start + length])
         readIndex = start + length
@@ -55,21 +57,21 @@ public struct MessageDeframer: Sendable {
     }
 
     /// Checks that the stream did not end inside a message.
-    public func checkEndOfStream() throws(RPCError) {
+    package func checkEndOfStream() throws(RPCError) {
         let remaining = bufferedByteCount
         guard remaining > 0 else { return }
-        if remaining < MessageFramer.prefixLength {
+        if remaining < FramedMessage.prefixLength {
             throw RPCError(.internalError, "stream ended inside a message prefix (\(remaining) of 5 bytes)")
         }
         let length = pendingPrefix()!.length
         throw RPCError(
             .internalError,
-            "stream ended inside a message (\(remaining - MessageFramer.prefixLength) of \(length) bytes)"
+            "stream ended inside a message (\(remaining - FramedMessage.prefixLength) of \(length) bytes)"
         )
     }
 
     private func pendingPrefix() -> (flag: UInt8, length: Int)? {
-        guard buffer.count - readIndex >= MessageFramer.prefixLength else { return nil }
+        guard buffer.count - readIndex >= FramedMessage.prefixLength else { return nil }
         let flag = buffer[readIndex]
         var length = 0
         for offset in 1...4 { length = length << 8 | Int(buffer[readIndex + offset]) }

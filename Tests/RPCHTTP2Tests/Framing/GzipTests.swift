@@ -1,6 +1,8 @@
 import RPCCore
 import Testing
 
+@testable import RPCHTTP2
+
 @Suite("Gzip")
 struct GzipTests {
     @Test("round-trips random data", arguments: [0, 1, 2, 100, 1_023, 1_024, 65_536, 300_000])

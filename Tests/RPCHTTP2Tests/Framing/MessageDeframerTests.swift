@@ -1,6 +1,8 @@
 import RPCCore
 import Testing
 
+@testable import RPCHTTP2
+
 @Suite("MessageDeframer")
 struct MessageDeframerTests {
     /// Messages of awkward sizes: empty, shorter than a prefix, exactly a prefix, larger.
@@ -113,7 +115,7 @@ struct MessageDeframerTests {
         let error = try #require(throws: RPCError.self) { try deframer.append([prefix.last!]) }
         #expect(error.code == .resourceExhausted)
         // The body never arrived: the prefix alone was enough.
-        #expect(deframer.bufferedByteCount == MessageFramer.prefixLength)
+        #expect(deframer.bufferedByteCount == FramedMessage.prefixLength)
         #expect(throws: RPCError.self) { try deframer.next() }
     }
 

@@ -1,4 +1,4 @@
-/// A gRPC length-prefixed encoding written independently of `MessageFramer`, to compare the
+/// A gRPC length-prefixed encoding written independently of `FramedMessage`, to compare the
 /// code under test against.
 enum ReferenceFraming {
     /// The five-byte prefix: the flag byte, then the length as a 4-byte big-endian integer.

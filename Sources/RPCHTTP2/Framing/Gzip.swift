@@ -1,9 +1,10 @@
 import CZlib
+import RPCCore
 
-/// gzip compression of whole messages through zlib.
-public enum Gzip {
+/// gzip compression of whole messages through zlib, for `grpc-encoding: gzip`.
+enum Gzip {
     /// Compresses `bytes` into a gzip member.
-    public static func compress(_ bytes: [UInt8]) -> [UInt8] {
+    static func compress(_ bytes: [UInt8]) -> [UInt8] {
         var stream = z_stream()
         let status = CZlib_deflateInit2(&stream, Z_DEFAULT_COMPRESSION, 15 + 16)
         precondition(status == Z_OK, "deflateInit2 failed: \(status)")
@@ -27,7 +28,7 @@ public enum Gzip {
 
     /// Decompresses a gzip member, failing with RESOURCE_EXHAUSTED past `limit` bytes of
     /// output and with INTERNAL when the data is not valid gzip.
-    public static func decompress(_ bytes: [UInt8], limit: Int) throws(RPCError) -> [UInt8] {
+    static func decompress(_ bytes: [UInt8], limit: Int) throws(RPCError) -> [UInt8] {
         var stream = z_stream()
         guard CZlib_inflateInit2(&stream, 15 + 16) == Z_OK else {
             throw RPCError(.internalError, "cannot start gzip decompression")
