@@ -142,14 +142,29 @@ let package = Package(
             path: "Tests/CChildProcess"
         ),
         .target(
-            name: "CatalogServerRunner",
-            dependencies: ["CatalogServer"],
-            path: "Tests/CatalogServerRunner"
+            name: "TestSupport",
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"
         ),
         .target(
-            name: "TestTokens",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            path: "Tests/TestTokens"
+            name: "CatalogTestSupport",
+            dependencies: [
+                "TestSupport",
+                "CatalogServer",
+                "CatalogServices",
+                "CatalogStore",
+                "CatalogStoreSQLite",
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/CatalogTestSupport"
         ),
         .target(
             name: "FuzzTargets",
@@ -203,6 +218,7 @@ let package = Package(
         .testTarget(
             name: "RPCHTTP2Tests",
             dependencies: [
+                "TestSupport",
                 "RPCCore",
                 "RPCHTTP2",
                 "ChildProcess",
@@ -222,7 +238,8 @@ let package = Package(
         .testTarget(
             name: "CatalogServicesTests",
             dependencies: [
-                "TestTokens",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogAPI",
                 "CatalogServices",
                 "CatalogStore",
@@ -244,8 +261,8 @@ let package = Package(
         .testTarget(
             name: "CatalogEndToEndTests",
             dependencies: [
-                "CatalogServerRunner",
-                "TestTokens",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogAPI",
                 "CatalogServer",
                 "CatalogServices",
@@ -260,7 +277,8 @@ let package = Package(
         .testTarget(
             name: "CatalogClientTests",
             dependencies: [
-                "CatalogServerRunner",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogAPI",
                 "CatalogClient",
                 "CatalogServer",
@@ -275,7 +293,8 @@ let package = Package(
         .testTarget(
             name: "CatalogCLITests",
             dependencies: [
-                "CatalogServerRunner",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogCLI",
                 "ChildProcess",
                 "TestCertificates",
@@ -291,7 +310,7 @@ let package = Package(
         .testTarget(
             name: "CatalogdTests",
             dependencies: [
-                "TestTokens",
+                "TestSupport",
                 "catalogd",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 "ChildProcess",
