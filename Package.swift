@@ -140,18 +140,33 @@ let package = Package(
             path: "Tests/CChildProcess"
         ),
         .target(
-            name: "CatalogServerRunner",
-            dependencies: ["CatalogServer"],
-            path: "Tests/CatalogServerRunner"
+            name: "TestSupport",
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"
         ),
         .target(
             name: "ServerFrameworkNames",
             path: "Tests/ServerFrameworkNames"
         ),
         .target(
-            name: "TestTokens",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            path: "Tests/TestTokens"
+            name: "CatalogTestSupport",
+            dependencies: [
+                "TestSupport",
+                "CatalogServer",
+                "CatalogServices",
+                "CatalogStore",
+                "CatalogStoreSQLite",
+                "RPCCore",
+                "RPCHTTP2",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/CatalogTestSupport"
         ),
         .target(
             name: "FuzzTargets",
@@ -205,6 +220,7 @@ let package = Package(
         .testTarget(
             name: "RPCHTTP2Tests",
             dependencies: [
+                "TestSupport",
                 "RPCCore",
                 "RPCHTTP2",
                 "ChildProcess",
@@ -224,7 +240,8 @@ let package = Package(
         .testTarget(
             name: "CatalogServicesTests",
             dependencies: [
-                "TestTokens",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogAPI",
                 "CatalogServices",
                 "CatalogStore",
@@ -238,6 +255,7 @@ let package = Package(
                 "CatalogStore",
                 "CatalogStoreSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -246,8 +264,8 @@ let package = Package(
         .testTarget(
             name: "CatalogEndToEndTests",
             dependencies: [
-                "CatalogServerRunner",
-                "TestTokens",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogAPI",
                 "CatalogServer",
                 "CatalogServices",
@@ -262,8 +280,9 @@ let package = Package(
         .testTarget(
             name: "CatalogClientTests",
             dependencies: [
-                "CatalogServerRunner",
                 "ServerFrameworkNames",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogAPI",
                 "CatalogClient",
                 "CatalogServer",
@@ -278,7 +297,8 @@ let package = Package(
         .testTarget(
             name: "CatalogCLITests",
             dependencies: [
-                "CatalogServerRunner",
+                "CatalogTestSupport",
+                "TestSupport",
                 "CatalogCLI",
                 "ChildProcess",
                 "TestCertificates",
@@ -294,7 +314,7 @@ let package = Package(
         .testTarget(
             name: "CatalogdTests",
             dependencies: [
-                "TestTokens",
+                "TestSupport",
                 "catalogd",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 "ChildProcess",

@@ -1,5 +1,6 @@
 import CatalogClient
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("catalog filter watch")

@@ -1,4 +1,5 @@
 import CatalogClient
+import TestSupport
 import Testing
 
 @Suite("Per-call options: token, metadata, deadline, cancellation, compression")
@@ -107,17 +108,5 @@ struct CallOptionsTests {
             let created = try await client.categories.create(name: String(repeating: "Zip ", count: 10), options: options)
             #expect(try await client.categories.get(id: created.id, options: options).name == created.name)
         }
-    }
-}
-
-/// Polls `condition` every 10 ms until it holds; fails after `timeout`.
-func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
-    let end = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < end else {
-            Issue.record("condition still false after \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

@@ -1,4 +1,5 @@
 import CatalogClient
+import TestSupport
 import Testing
 
 @Suite("client.filters.watch: a resuming sequence of filter events")

@@ -1,4 +1,5 @@
 import CatalogClient
+import TestSupport
 import Testing
 
 @Suite("One connection, reconnected after the server restarts; graceful close")

@@ -1,10 +1,11 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
+import CatalogTestSupport
 import InMemoryLogging
 import Logging
 import RPCCore
-import TestTokens
+import TestSupport
 import Testing
 
 /// catalogd's access log through the real app: one entry per call, naming the token that
@@ -16,11 +17,11 @@ struct CatalogAccessLogTests {
         let log = InMemoryLogHandler()
         let handler = log
         try await withCatalogServer(
-            authorizer: TokenAuthorizer(tokens: try TokenFixtures.tokenSet()),
+            authorizer: TokenAuthorizer(tokens: try TestTokens.tokenSet()),
             configure: { $0.accessLogLevel = .info },
             logger: Logger(label: "test.catalog.access") { _ in handler }
         ) { server in
-            let reader = TokenFixtures.options(TokenFixtures.reader)
+            let reader = TestTokens.options(TestTokens.reader)
             _ = try await server.client.unary(CategoriesService.list, ListCategoriesRequest(), options: reader)
             let denied = try await #require(throws: RPCError.self) {
                 try await server.client.unary(CategoriesService.create, CreateCategoryRequest(name: "Books"), options: reader)
@@ -32,7 +33,7 @@ struct CatalogAccessLogTests {
             #expect(anonymous.code == .unauthenticated)
             _ = try await server.client.unary(Health.check, HealthCheckRequest())
             let watch = await server.firstAnswer(
-                FiltersService.watch.descriptor, body: #"{"filterId": "categories"}"#, authorization: "Bearer \(TokenFixtures.admin)")
+                FiltersService.watch.descriptor, body: #"{"filterId": "categories"}"#, authorization: "Bearer \(TestTokens.admin)")
             #expect((try? watch.get()) != nil, "\(watch)")
         }
         // The server has shut down: every call, the cancelled Watch included, is logged.
@@ -48,7 +49,7 @@ struct CatalogAccessLogTests {
         #expect(calls.allSatisfy { $0["duration_ms"].flatMap(Double.init) != nil && $0["peer"] != nil }, "\(calls)")
 
         let everything = log.entries.map { "\($0)" }.joined(separator: "\n")
-        for token in [TokenFixtures.reader, TokenFixtures.writer, TokenFixtures.admin] {
+        for token in [TestTokens.reader, TestTokens.writer, TestTokens.admin] {
             #expect(!everything.contains(token))
             #expect(!everything.contains(TestTokens.sha256Hex(token)))
         }

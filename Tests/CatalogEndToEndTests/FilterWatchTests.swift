@@ -5,6 +5,7 @@ import Foundation
 import RPCCore
 import RPCHTTP2
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Filters: Watch over the wire")
@@ -267,13 +268,10 @@ struct FilterWatchTests {
     }
 
     /// Waits until the hub counts `expected` subscribers (a cancelled stream is released
-    /// asynchronously); fails after 30 s.
+    /// asynchronously).
     static func waitForSubscribers(_ server: CatalogTestServer, _ expected: Int) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
-        while server.app.filters.subscriberTotal != expected {
-            try #require(clock.now < deadline, "\(server.app.filters.subscriberTotal) subscribers, expected \(expected)")
-            try await Task.sleep(for: .milliseconds(10))
+        try await eventually("\(expected) subscribers (\(server.app.filters.subscriberTotal) now)") {
+            server.app.filters.subscriberTotal == expected
         }
     }
 

@@ -1,7 +1,9 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
+import CatalogTestSupport
 import RPCCore
+import TestSupport
 import Testing
 
 /// Contract §2 over the wire: every method of the contract, called with no token, an unknown
@@ -18,9 +20,9 @@ struct RoleMatrixTests {
             switch self {
             case .noToken: nil
             case .unknownToken: "Bearer not-a-configured-secret"
-            case .reader: "Bearer \(TokenFixtures.reader)"
-            case .writer: "Bearer \(TokenFixtures.writer)"
-            case .admin: "Bearer \(TokenFixtures.admin)"
+            case .reader: "Bearer \(TestTokens.reader)"
+            case .writer: "Bearer \(TestTokens.writer)"
+            case .admin: "Bearer \(TestTokens.admin)"
             }
         }
 
@@ -84,7 +86,7 @@ struct RoleMatrixTests {
     @Test("each credential gets what contract §2 gives its role", arguments: CatalogContract.methods.map(\.descriptor.path))
     func matrix(path: String) async throws {
         let method = try #require(CatalogContract.method(at: path))
-        try await withCatalogServer(authorizer: TokenAuthorizer(tokens: try TokenFixtures.tokenSet())) { server in
+        try await withCatalogServer(authorizer: TokenAuthorizer(tokens: try TestTokens.tokenSet())) { server in
             let fixtures = try await Self.makeFixtures(on: server)
             let request = try #require(Self.validRequest(path, fixtures), "the matrix has no valid request for \(path): add one")
             for credential in Credential.allCases {

@@ -1,8 +1,10 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
+import CatalogTestSupport
 import RPCCore
 import RPCHTTP2
+import TestSupport
 import Testing
 
 /// The Watch subscriber limits per connection and per caller beside the server's (contract:
@@ -24,14 +26,14 @@ struct WatchFairnessTests {
     static func subscribe(
         _ client: RPCClient, token: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> WatchReader {
-        let watch = try await WatchReader.open(client, categories, options: token.map(TokenFixtures.options) ?? .defaults)
+        let watch = try await WatchReader.open(client, categories, options: token.map(TestTokens.options) ?? .defaults)
         #expect(try await watch.next(sourceLocation: sourceLocation).kind == .snapshot, sourceLocation: sourceLocation)
         return watch
     }
 
     /// The error a Watch ends with before its first event.
     static func refusal(_ client: RPCClient, token: String? = nil) async throws -> RPCError {
-        let watch = try await WatchReader.open(client, categories, options: token.map(TokenFixtures.options) ?? .defaults)
+        let watch = try await WatchReader.open(client, categories, options: token.map(TestTokens.options) ?? .defaults)
         return try await #require(throws: RPCError.self) { _ = try await watch.nextOrEnd() }
     }
 
@@ -48,25 +50,25 @@ struct WatchFairnessTests {
 
     @Test("a caller at its per-caller limit, on any connection, is RESOURCE_EXHAUSTED naming that limit; another caller still subscribes")
     func perCallerLimit() async throws {
-        let authorizer = TokenAuthorizer(tokens: try TokenFixtures.tokenSet())
+        let authorizer = TokenAuthorizer(tokens: try TestTokens.tokenSet())
         try await withCatalogServer(filterLimits: Self.limits(perCaller: 3), authorizer: authorizer) { server in
             let other = RPCClient(transport: try await server.connect())
             var alice = [
-                try await Self.subscribe(server.client, token: TokenFixtures.reader),
-                try await Self.subscribe(other, token: TokenFixtures.reader),
-                try await Self.subscribe(other, token: TokenFixtures.reader),
+                try await Self.subscribe(server.client, token: TestTokens.reader),
+                try await Self.subscribe(other, token: TestTokens.reader),
+                try await Self.subscribe(other, token: TestTokens.reader),
             ]
-            let refused = try await Self.refusal(server.client, token: TokenFixtures.reader)
+            let refused = try await Self.refusal(server.client, token: TestTokens.reader)
             #expect(refused.code == .resourceExhausted)
             #expect(refused.message == "too many Watch subscribers for the caller 'alice' (per-caller limit 3)")
             #expect(refused.detail?.reason == "tooManySubscribers")
             #expect(refused.detail?.details?["scope"] == .string("caller"))
             #expect(refused.detail?.details?["limit"] == .number(3))
 
-            let bob = try await Self.subscribe(server.client, token: TokenFixtures.writer)
+            let bob = try await Self.subscribe(server.client, token: TestTokens.writer)
             alice.removeFirst().cancel()
             try await FilterWatchTests.waitForSubscribers(server, 3)
-            alice.append(try await Self.subscribe(server.client, token: TokenFixtures.reader))
+            alice.append(try await Self.subscribe(server.client, token: TestTokens.reader))
             for watch in alice + [bob] { watch.cancel() }
             try await FilterWatchTests.waitForSubscribers(server, 0)
         }

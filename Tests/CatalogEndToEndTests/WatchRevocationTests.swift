@@ -1,9 +1,10 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
+import CatalogTestSupport
 import Foundation
 import RPCCore
-import TestTokens
+import TestSupport
 import Testing
 
 /// A Watch stays open only while the server's tokens still allow it: after new tokens,
@@ -13,18 +14,18 @@ import Testing
 struct WatchRevocationTests {
     /// The fixtures' tokens without alice (the reader).
     static func tokensWithoutAlice() throws -> TokenSet {
-        let file = TestTokens.fileJSON([("bob", "writer", TokenFixtures.writer), ("carol", "admin", TokenFixtures.admin)])
+        let file = TestTokens.fileJSON([("bob", "writer", TestTokens.writer), ("carol", "admin", TestTokens.admin)])
         return try TokenFile.parse(Data(file.utf8), path: "test-tokens.json")
     }
 
     @Test("an open Watch whose token is gone ends UNAUTHENTICATED after its events; one whose token stayed goes on")
     func revokedWatchEnds() async throws {
-        let authorizer = TokenAuthorizer(tokens: try TokenFixtures.tokenSet())
+        let authorizer = TokenAuthorizer(tokens: try TestTokens.tokenSet())
         try await withCatalogServer(authorizer: authorizer) { server in
             let alice = try await WatchReader.openSynced(
-                server.client, WatchFilterRequest(filterId: "categories"), options: TokenFixtures.options(TokenFixtures.reader))
+                server.client, WatchFilterRequest(filterId: "categories"), options: TestTokens.options(TestTokens.reader))
             let bob = try await WatchReader.openSynced(
-                server.client, WatchFilterRequest(filterId: "categories"), options: TokenFixtures.options(TokenFixtures.writer))
+                server.client, WatchFilterRequest(filterId: "categories"), options: TestTokens.options(TestTokens.writer))
 
             authorizer.replaceTokens(with: try Self.tokensWithoutAlice())
             #expect(server.app.filters.endUnauthorizedWatches() == 1)
@@ -36,7 +37,7 @@ struct WatchRevocationTests {
             try await FilterWatchTests.waitForSubscribers(server, 1)
 
             _ = try await server.client.unary(
-                CategoriesService.create, CreateCategoryRequest(name: "Books"), options: TokenFixtures.options(TokenFixtures.admin))
+                CategoriesService.create, CreateCategoryRequest(name: "Books"), options: TestTokens.options(TestTokens.admin))
             #expect(try await bob.next().kind == .change)
             bob.cancel()
         }
@@ -44,10 +45,10 @@ struct WatchRevocationTests {
 
     @Test("a Watch whose headers passed before the tokens changed, and whose request came after the sweep, is refused")
     func requestAfterTheSweep() async throws {
-        let authorizer = TokenAuthorizer(tokens: try TokenFixtures.tokenSet())
+        let authorizer = TokenAuthorizer(tokens: try TestTokens.tokenSet())
         try await withCatalogServer(authorizer: authorizer) { server in
             let call = try await server.connection.openCall(
-                FiltersService.watch.descriptor, options: TokenFixtures.options(TokenFixtures.reader))
+                FiltersService.watch.descriptor, options: TestTokens.options(TestTokens.reader))
             defer { call.cancel() }
             // The server reads a connection's frames in order: once a later call on it is
             // answered, the Watch's headers have been let through.

@@ -1,8 +1,9 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
+import CatalogTestSupport
 import RPCCore
-import TestTokens
+import TestSupport
 import Testing
 
 /// `TokenAuthorizer` decisions for every method and credential, without sockets (the same
@@ -12,7 +13,7 @@ struct TokenAuthorizerTests {
     let authorizer: TokenAuthorizer
 
     init() throws {
-        authorizer = TokenAuthorizer(tokens: try TokenFixtures.tokenSet(TokenFixtures.oneOfEachRole))
+        authorizer = TokenAuthorizer(tokens: try TestTokens.tokenSet(TestTokens.oneOfEachRole))
     }
 
     static func head(_ method: MethodDescriptor, authorization: [String] = []) -> RequestHead {
@@ -25,7 +26,7 @@ struct TokenAuthorizerTests {
           arguments: CatalogContract.methods.map(\.descriptor.path))
     func roles(path: String) throws {
         let method = try #require(CatalogContract.method(at: path))
-        for (name, role, token) in TokenFixtures.oneOfEachRole {
+        for (name, role, token) in TestTokens.oneOfEachRole {
             let granted = try #require([MethodRole.reader, .writer, .admin].first { $0.name == role })
             let head = Self.head(method.descriptor, authorization: ["Bearer \(token)"])
             if granted >= method.role {
@@ -102,7 +103,7 @@ struct TokenAuthorizerTests {
     @Test("after replaceTokens the old tokens are unknown and the new ones work")
     func replace() throws {
         let method = CategoriesService.create.descriptor
-        authorizer.replaceTokens(with: try TokenFixtures.tokenSet([("dave", "admin", "new-secret")]))
+        authorizer.replaceTokens(with: try TestTokens.tokenSet([("dave", "admin", "new-secret")]))
         #expect(authorizer.authorize(Self.head(method, authorization: ["Bearer new-secret"]), for: method) == .allow(caller: "dave"))
         let refused = authorizer.authorize(Self.head(method, authorization: ["Bearer admin-secret"]), for: method)
         #expect(refused.refusal?.code == .unauthenticated)

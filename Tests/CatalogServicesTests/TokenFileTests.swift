@@ -1,8 +1,9 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
+import CatalogTestSupport
 import Foundation
-import TestTokens
+import TestSupport
 import Testing
 
 @Suite("Token file")
@@ -94,16 +95,16 @@ struct TokenFileTests {
     @Test("load reads the file at the path")
     func load() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).json")
-        try Data(TestTokens.fileJSON(TokenFixtures.oneOfEachRole).utf8).write(to: url)
+        try Data(TestTokens.fileJSON(TestTokens.oneOfEachRole).utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let tokens = try TokenFile.load(path: url.path)
-        #expect(tokens == (try TokenFixtures.tokenSet(TokenFixtures.oneOfEachRole)))
+        #expect(tokens == (try TestTokens.tokenSet(TestTokens.oneOfEachRole)))
     }
 
     @Test("match finds the token whose hash is listed, wherever it is, and nothing else",
           arguments: [("reader-secret", "alice"), ("writer-secret", "bob"), ("admin-secret", "carol")])
     func match(token: String, name: String) throws {
-        let tokens = try TokenFixtures.tokenSet(TokenFixtures.oneOfEachRole)
+        let tokens = try TestTokens.tokenSet(TestTokens.oneOfEachRole)
         #expect(tokens.match(token)?.name == name)
         #expect(tokens.match(token + " ") == nil)
         #expect(tokens.match(String(token.dropLast()) + "x") == nil)
@@ -111,7 +112,7 @@ struct TokenFileTests {
 
     @Test("match finds nothing for an unknown or empty token")
     func noMatch() throws {
-        let tokens = try TokenFixtures.tokenSet(TokenFixtures.oneOfEachRole)
+        let tokens = try TestTokens.tokenSet(TestTokens.oneOfEachRole)
         #expect(tokens.match("") == nil)
         #expect(tokens.match("guess") == nil)
         #expect(tokens.match(TestTokens.sha256Hex("reader-secret")) == nil, "the hash is not the token")

@@ -1,5 +1,4 @@
 import CatalogAPI
-import CatalogServices
 import CatalogStore
 import Foundation
 import GRDB

@@ -1,4 +1,3 @@
-import CatalogServices
 import CatalogStore
 import Foundation
 import GRDB

@@ -3,6 +3,7 @@ import CatalogClient
 import ChildProcess
 import Foundation
 import RPCCore
+import TestSupport
 import Testing
 
 /// `catalogd --metrics-address`: Prometheus text at `/metrics` on an admin port, counting calls
@@ -60,12 +61,10 @@ struct CatalogdMetricsTests {
         watching.cancel()
         _ = await watching.result
         // The server learns of the cancelled Watch from the client's RST_STREAM a moment later.
-        var after = try MetricsScrape.fetch(port: metricsPort)
-        for _ in 0..<100 where after.samples["catalog_watch_subscribers"] != 0 {
-            try await Task.sleep(for: .milliseconds(50))
-            after = try MetricsScrape.fetch(port: metricsPort)
+        let after = try await eventually("a scrape with no Watch subscriber") {
+            let scrape = try MetricsScrape.fetch(port: metricsPort)
+            return scrape.samples["catalog_watch_subscribers"] == 0 ? scrape : nil
         }
-        #expect(after.samples["catalog_watch_subscribers"] == 0, "\(after.body)")
         #expect(after.samples[#"rpc_server_calls_total{method="/catalog.v1.Filters/Watch",status="CANCELLED"}"#] == 1,
                 "\(after.body)")
         await client.close()

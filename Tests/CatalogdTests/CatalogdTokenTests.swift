@@ -3,7 +3,7 @@ import CatalogAPI
 import CatalogClient
 import Foundation
 import RPCCore
-import TestTokens
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,8 +21,8 @@ struct CatalogdTokenTests {
 
     @Test("with --tokens, a call needs a token of a role high enough; Health needs none")
     func tokensEnforced() async throws {
-        let file = TokenFiles.freshPath()
-        try TokenFiles.write(TestTokens.fileJSON(Self.tokens), to: file)
+        let file = TestTokens.freshFilePath()
+        try TestTokens.writeFile(TestTokens.fileJSON(Self.tokens), to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path])
         defer { catalogd.kill() }
@@ -72,8 +72,8 @@ struct CatalogdTokenTests {
 
     @Test("a token file it cannot use: it exits non-zero, naming the file and the problem", arguments: badTokenFiles)
     func badTokenFile(file: BadTokenFile) async throws {
-        let path = TokenFiles.freshPath()
-        if let contents = file.contents { try TokenFiles.write(contents, to: path) }
+        let path = TestTokens.freshFilePath()
+        if let contents = file.contents { try TestTokens.writeFile(contents, to: path) }
         defer { try? FileManager.default.removeItem(at: path) }
         let exit = try await CatalogdProcess.runUntilExit(["--tokens", path.path])
         #expect(exit.status != 0 && !exit.killedBySignal, "\(exit)")
@@ -83,8 +83,8 @@ struct CatalogdTokenTests {
 
     @Test("CATALOG_TOKENS names the token file when --tokens is absent")
     func tokensFromEnvironment() async throws {
-        let path = TokenFiles.freshPath()
-        try TokenFiles.write("{", to: path)
+        let path = TestTokens.freshFilePath()
+        try TestTokens.writeFile("{", to: path)
         defer { try? FileManager.default.removeItem(at: path) }
         let exit = try await CatalogdProcess.runUntilExit([], environment: ["CATALOG_TOKENS": path.path])
         #expect(exit.status != 0, "\(exit)")
@@ -138,20 +138,20 @@ struct CatalogdTokenTests {
 
     @Test("SIGHUP reads the token file again; a file it cannot use is logged and the previous tokens stay")
     func reloadOnHangup() async throws {
-        let file = TokenFiles.freshPath()
-        try TokenFiles.write(TestTokens.fileJSON([("old", "admin", "old-secret")]), to: file)
+        let file = TestTokens.freshFilePath()
+        try TestTokens.writeFile(TestTokens.fileJSON([("old", "admin", "old-secret")]), to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path])
         defer { catalogd.kill() }
         #expect(try await Self.statsCode(port: catalogd.port, token: "old-secret") == .ok)
 
-        try TokenFiles.write(TestTokens.fileJSON([("new", "reader", "new-secret")]), to: file)
+        try TestTokens.writeFile(TestTokens.fileJSON([("new", "reader", "new-secret")]), to: file)
         catalogd.send(SIGHUP)
         _ = try await catalogd.wait(timeout: .seconds(20), for: "the reload") { $0.stderr.contains("reloaded the token file") }
         #expect(try await Self.statsCode(port: catalogd.port, token: "old-secret") == .unauthenticated)
         #expect(try await Self.statsCode(port: catalogd.port, token: "new-secret") == .ok)
 
-        try TokenFiles.write(#"{"tokens": []}"#, to: file)
+        try TestTokens.writeFile(#"{"tokens": []}"#, to: file)
         catalogd.send(SIGHUP)
         let refused = try await catalogd.wait(timeout: .seconds(20), for: "the refused reload") {
             $0.stderr.contains("kept the previous tokens")
@@ -166,8 +166,8 @@ struct CatalogdTokenTests {
 
     @Test("--access-log writes one line per call with method, status and token name, and never the token")
     func accessLog() async throws {
-        let file = TokenFiles.freshPath()
-        try TokenFiles.write(TestTokens.fileJSON(Self.tokens), to: file)
+        let file = TestTokens.freshFilePath()
+        try TestTokens.writeFile(TestTokens.fileJSON(Self.tokens), to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path, "--access-log"])
         defer { catalogd.kill() }

@@ -3,7 +3,7 @@ import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
-import TestTokens
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -54,8 +54,8 @@ struct CatalogdWatchLimitsTests {
         "after SIGHUP an open Watch whose token was withdrawn ends UNAUTHENTICATED; a Watch whose token stayed goes on",
         .timeLimit(.minutes(2)), arguments: Withdrawal.allCases)
     func hangupEndsWithdrawnWatches(withdrawal: Withdrawal) async throws {
-        let file = TokenFiles.freshPath()
-        try TokenFiles.write(TestTokens.fileJSON([("alice", "reader", "reader-secret"), ("carol", "admin", "admin-secret")]), to: file)
+        let file = TestTokens.freshFilePath()
+        try TestTokens.writeFile(TestTokens.fileJSON([("alice", "reader", "reader-secret"), ("carol", "admin", "admin-secret")]), to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path])
         defer { catalogd.kill() }
@@ -65,7 +65,7 @@ struct CatalogdWatchLimitsTests {
         let carol = try await Self.watch(client, options: Self.bearer("admin-secret"))
 
         let remaining = withdrawal == .removed ? [] : [("alice", "reader", "another-secret")]
-        try TokenFiles.write(TestTokens.fileJSON(remaining + [("carol", "admin", "admin-secret")]), to: file)
+        try TestTokens.writeFile(TestTokens.fileJSON(remaining + [("carol", "admin", "admin-secret")]), to: file)
         catalogd.send(SIGHUP)
 
         var aliceEvents = alice.makeAsyncIterator()
@@ -114,12 +114,9 @@ struct CatalogdWatchLimitsTests {
         #expect(callerFull.detail?.details?["scope"] == .string("caller"))
 
         await vanishing.stop()
-        var scrape = try MetricsScrape.fetch(port: metricsPort)
-        for _ in 0..<200 where scrape.samples["catalog_watch_subscribers"] != 10 {
-            try await Task.sleep(for: .milliseconds(50))
-            scrape = try MetricsScrape.fetch(port: metricsPort)
+        try await eventually("a scrape with 10 Watch subscribers") {
+            try MetricsScrape.fetch(port: metricsPort).samples["catalog_watch_subscribers"] == 10
         }
-        try #require(scrape.samples["catalog_watch_subscribers"] == 10, "\(scrape.body)")
         // The vanished client's slots are the caller's again.
         for _ in 0..<10 { watches.append(try await Self.watch(RPCClient(transport: second))) }
         let third = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port)

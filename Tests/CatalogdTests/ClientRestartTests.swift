@@ -1,5 +1,6 @@
 import CatalogClient
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ struct ClientRestartTests {
     private static func stop(_ catalogd: CatalogdProcess, timeout: Duration = .seconds(30)) async throws {
         catalogd.send(SIGSTOP)
         let tasks = URL(fileURLWithPath: "/proc/\(catalogd.processIdentifier)/task")
-        try await waitUntil(timeout: timeout, "catalogd stopped") {
+        try await eventually(timeout: timeout, "catalogd stopped") {
             let threads = try FileManager.default.contentsOfDirectory(at: tasks, includingPropertiesForKeys: nil)
             return try threads.allSatisfy { thread in
                 // The state follows the parenthesised command name: "pid (name) T ...".
@@ -52,7 +53,7 @@ struct ClientRestartTests {
     /// not read (`/proc/net/tcp`'s rx_queue): with the server stopped, the call's request.
     private static func waitForUnreadBytes(port: Int, timeout: Duration = .seconds(30)) async throws {
         let localPort = ":" + String(format: "%04X", port)
-        try await waitUntil(timeout: timeout, "unread bytes at the server on port \(port)") {
+        try await eventually(timeout: timeout, "unread bytes at the server on port \(port)") {
             // Read to the end: /proc reports a size of 0, and a reader that trusts it stops at a page.
             let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp"))
             defer { try? file.close() }
@@ -64,18 +65,6 @@ struct ClientRestartTests {
                 return queues.count == 2 && Int(queues[1], radix: 16).map { $0 > 0 } == true
             }
         }
-    }
-
-    /// Polls `condition` every 10 ms, and once more when `timeout` has passed (a loaded machine
-    /// may not run the loop at all for a while), recording an issue if it never held.
-    private static func waitUntil(timeout: Duration, _ what: String, _ condition: () throws -> Bool) async throws {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            if try condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        if try condition() { return }
-        Issue.record("no \(what) within \(timeout)")
     }
 
     @Test("a read in flight when catalogd dies is retried on the restarted catalogd and succeeds")

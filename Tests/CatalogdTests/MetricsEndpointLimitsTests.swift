@@ -2,6 +2,7 @@
 import Foundation
 import NIOCore
 import Prometheus
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -60,12 +61,9 @@ struct MetricsEndpointLimitsTests {
             #expect(try scrape(port: port) == nil, "a second connection is one too many")
             close(held)
             // The server learns of the close on its own time: try until a scrape is answered.
-            var answered = false
-            for _ in 0..<200 where !answered {
-                answered = try scrape(port: port)?.hasPrefix("HTTP/1.1 200 OK") == true
-                if !answered { try await Task.sleep(for: .milliseconds(10)) }
+            try await eventually("a scrape answered once the held connection closed") {
+                try scrape(port: port)?.hasPrefix("HTTP/1.1 200 OK") == true
             }
-            #expect(answered)
         }
     }
 }

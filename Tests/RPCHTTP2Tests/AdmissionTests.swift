@@ -1,4 +1,5 @@
 import RPCCore
+import TestSupport
 import Testing
 
 @testable import RPCHTTP2
@@ -35,11 +36,14 @@ struct AdmissionTests {
 
     @Test("the call rate limiter lets a burst through, then one call per refill")
     func callRate() {
-        let start = ContinuousClock.now
-        var limiter = CallRateLimiter(RateLimit(burst: 2, perSecond: 4), now: start)
+        let clock = ManualClock()
+        var limiter = CallRateLimiter(RateLimit(burst: 2, perSecond: 4), clock: clock.rateLimitClock)
         // The burst of 2, then nothing; 0.8 of a token after 200 ms; 1.2 after 300 ms.
-        let instants = [start, start, start, start + .milliseconds(200), start + .milliseconds(300), start + .milliseconds(300)]
-        let admitted = instants.map { limiter.admit(now: $0) }
+        let steps: [Duration] = [.zero, .zero, .zero, .milliseconds(200), .milliseconds(100), .zero]
+        let admitted = steps.map { step in
+            clock.advance(by: step)
+            return limiter.admit()
+        }
         #expect(admitted == [true, true, false, false, true, false])
         #expect(limiter.refusal.code == .resourceExhausted)
         #expect(limiter.refusal.detail?.reason == "callRateExceeded")

@@ -1,5 +1,6 @@
 import RPCCore
 import RPCHTTP2
+import TestSupport
 import Testing
 
 /// `maxCallRate`: a connection's calls past its token bucket are answered RESOURCE_EXHAUSTED
@@ -8,9 +9,13 @@ import Testing
 struct CallRateLimitTests {
     @Test("calls past the burst are RESOURCE_EXHAUSTED; the connection serves again after a refill")
     func burstThenRefill() async throws {
-        // 1 token per second: the burst of 4 concurrent calls arrives well within a second, so
-        // exactly one is over; a second later the bucket holds at least one token again.
-        try await withTestServer(configure: { $0.maxCallRate = RateLimit(burst: 3, perSecond: 1) }) { server in
+        // 1 token per second on a clock that stands still until moved: of 4 concurrent calls
+        // exactly one is over; a second later the bucket holds one token again.
+        let clock = ManualClock()
+        try await withTestServer(configure: {
+            $0.maxCallRate = RateLimit(burst: 3, perSecond: 1)
+            $0.callRateClock = clock.rateLimitClock
+        }) { server in
             let connection = try await server.connect()
             let client = RPCClient(transport: connection)
             let outcomes = await withTaskGroup(of: Result<EchoResponse, RPCError>.self) { group in
@@ -36,8 +41,8 @@ struct CallRateLimitTests {
             #expect(refused.message == "call rate limit exceeded: at most 1 new calls per second on one connection, 3 at once")
             #expect(refused.detail?.reason == "callRateExceeded")
 
-            // Waiting is what refills the bucket: one second is one token.
-            try await Task.sleep(for: .seconds(1))
+            // Time passing is what refills the bucket: one second is one token.
+            clock.advance(by: .seconds(1))
             #expect(try await client.unary(Echo.get, EchoRequest(text: "refilled")).text == "refilled")
             // Another connection has a bucket of its own.
             #expect(try await server.servesAnotherConnection())

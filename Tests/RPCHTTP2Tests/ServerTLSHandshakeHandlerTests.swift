@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOTLS
 import RPCCore
+import TestSupport
 import Testing
 
 @testable import RPCHTTP2

@@ -3,12 +3,14 @@ import RPCCore
 /// Limits how fast one connection opens calls (`HTTP2ServerConfiguration.maxCallRate`).
 struct CallRateLimiter {
     private var bucket: TokenBucket
+    private let clock: RateLimitClock
     /// The answer to a call over the limit: RESOURCE_EXHAUSTED, reason `callRateExceeded`
     /// with the limit in its details.
     let refusal: ResponseTrailers
 
-    init(_ limit: RateLimit, now: ContinuousClock.Instant = .now) {
-        bucket = TokenBucket(limit, now: now)
+    init(_ limit: RateLimit, clock: RateLimitClock = .continuous) {
+        self.clock = clock
+        bucket = TokenBucket(limit, now: clock.now)
         refusal = ResponseTrailers(
             code: .resourceExhausted,
             message: "call rate limit exceeded: at most \(limit.perSecond) new calls per second on one connection, "
@@ -18,8 +20,8 @@ struct CallRateLimiter {
                 details: ["perSecond": .number(Double(limit.perSecond)), "burst": .number(Double(limit.burst))]))
     }
 
-    /// Whether a call opened at `now` may run; each one that may takes a token.
-    mutating func admit(now: ContinuousClock.Instant = .now) -> Bool {
-        bucket.take(now: now)
+    /// Whether a call opened now may run; each one that may takes a token.
+    mutating func admit() -> Bool {
+        bucket.take(now: clock.now)
     }
 }

@@ -27,6 +27,8 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// answered RESOURCE_EXHAUSTED (reason `callRateExceeded`) and the connection stays open.
     /// `nil`: no limit. Default `nil`.
     public var maxCallRate: RateLimit?
+    /// The clock `maxCallRate` reads. Default: the monotonic clock.
+    package var callRateClock: RateLimitClock = .continuous
     /// Largest request header list (RFC 9113 size: name + value + 32 per field). Default 16 KiB.
     public var maxHeaderListSize: Int
     /// Receive window of each stream, in bytes. Default 1 MiB.

@@ -114,7 +114,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.state = StateMachine(refused: refusal != nil)
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
         self.headerBlock = HeaderBlockBudget(limit: configuration.maxHeaderListSize)
-        self.callRate = configuration.maxCallRate.map { CallRateLimiter($0) }
+        self.callRate = configuration.maxCallRate.map { CallRateLimiter($0, clock: configuration.callRateClock) }
         self.buffered = BufferedBytes(
             limit: configuration.maxBufferedBytesPerConnection,
             pool: bufferPool ?? BufferedBytesPool(limit: configuration.maxBufferedBytes))

@@ -1,6 +1,7 @@
 import ChildProcess
 import Foundation
 import Synchronization
+import TestSupport
 
 /// How a `catalog` run ended, with everything it wrote.
 struct CLIResult: Sendable, CustomStringConvertible {
@@ -103,26 +104,30 @@ final class CLIProcess: Sendable {
     /// the process exits first or after `timeout`.
     @discardableResult
     func waitForOutput(timeout: Duration = .seconds(20), _ predicate: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let (text, exited) = output.withLock { (String(decoding: $0.stdout, as: UTF8.self), $0.status != nil && $0.closedPipes == 2) }
-            if predicate(text) { return text }
-            if exited { throw CLIProcessError("\(commandLine) exited before the expected output: \(result())") }
-            try await Task.sleep(for: .milliseconds(50))
+        do {
+            return try await eventually(timeout: timeout, every: .milliseconds(50)) {
+                let (text, exited) = output.withLock { (String(decoding: $0.stdout, as: UTF8.self), $0.status != nil && $0.closedPipes == 2) }
+                if predicate(text) { return text }
+                if exited { throw CLIProcessError("\(commandLine) exited before the expected output: \(result())") }
+                return nil
+            }
+        } catch is EventuallyTimedOut {
+            throw CLIProcessError("timed out after \(timeout) waiting for output of \(commandLine): \(result())")
         }
-        throw CLIProcessError("timed out after \(timeout) waiting for output of \(commandLine): \(result())")
     }
 
     /// Polls until the process exited and its output was read to the end; stops it and
     /// throws after `timeout`.
     func waitForExit(timeout: Duration = .seconds(60)) async throws -> CLIResult {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if output.withLock({ $0.status != nil && $0.closedPipes == 2 }) { return result() }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            try await eventually(timeout: timeout, every: .milliseconds(20)) {
+                output.withLock { $0.status != nil && $0.closedPipes == 2 }
+            }
+            return result()
+        } catch is EventuallyTimedOut {
+            process.terminate()
+            throw CLIProcessError("\(commandLine) did not exit within \(timeout): \(result())")
         }
-        process.terminate()
-        throw CLIProcessError("\(commandLine) did not exit within \(timeout): \(result())")
     }
 
     private func result() -> CLIResult {

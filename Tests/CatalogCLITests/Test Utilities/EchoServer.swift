@@ -1,10 +1,9 @@
 import CatalogAPI
 import ChildProcess
 import Foundation
-import Logging
 import RPCCore
 import RPCHTTP2
-import Testing
+import TestSupport
 
 /// Runs a server whose `grpc.health.v1.Health/Check` answers, as its status, the
 /// `authorization` header it received (`"-"` when there was none), while `body` runs with
@@ -23,22 +22,8 @@ func withServer<T>(_ router: Router, _ body: (_ address: String) async throws ->
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    var logger = Logger(label: "test.server")
-    logger.logLevel = .critical
-    let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run() }
-        do {
-            let port = try #require(try await server.listeningAddress.port)
-            let result = try await body("127.0.0.1:\(port)")
-            server.beginGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-    }
+    let server = HTTP2Server(router: router, configuration: configuration, logger: quietLogger())
+    return try await whileServing(server) { port in try await body("127.0.0.1:\(port)") }
 }
 
 /// A `127.0.0.1:port` where nothing listens (a port the kernel just handed out and took back).

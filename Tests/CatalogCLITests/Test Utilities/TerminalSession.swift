@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import TestSupport
 
 /// A real terminal for `catalog`: a shell in a detached tmux session of its own (its own
 /// server socket in the sandbox), driven with `send-keys` and read with `capture-pane`.
@@ -82,14 +83,15 @@ final class TerminalSession: Sendable {
         colors: Bool = false,
         _ predicate: (String) -> Bool
     ) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
         var last = ""
-        while ContinuousClock.now < deadline {
-            last = try await screen(colors: colors)
-            if predicate(last) { return last }
-            try await Task.sleep(for: .milliseconds(100))
+        do {
+            return try await eventually(timeout: timeout, every: .milliseconds(100)) {
+                last = try await screen(colors: colors)
+                return predicate(last) ? last : nil
+            }
+        } catch is EventuallyTimedOut {
+            throw CLIProcessError("timed out after \(timeout) waiting for the terminal; it shows:\n\(last)")
         }
-        throw CLIProcessError("timed out after \(timeout) waiting for the terminal; it shows:\n\(last)")
     }
 
     /// Stops the session and its tmux server.
@@ -125,13 +127,11 @@ final class TerminalSession: Sendable {
         try process.run()
         for handle in handles { try handle.close() }
 
-        let deadline = ContinuousClock.now + .seconds(20)
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                process.terminate()
-                throw CLIProcessError("\(command) did not exit within 20 s")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        do {
+            try await eventually(timeout: .seconds(20)) { !process.isRunning }
+        } catch is EventuallyTimedOut {
+            process.terminate()
+            throw CLIProcessError("\(command) did not exit within 20 s")
         }
         let texts = try outputs.map { try String(contentsOf: $0, encoding: .utf8) }
         guard process.terminationStatus == 0 else {

@@ -1,14 +1,8 @@
 import CatalogClient
-import CatalogServer
-import CatalogServices
-import CatalogStore
-import CatalogServerRunner
-import CatalogStoreSQLite
-import Foundation
-import Logging
+import CatalogTestSupport
 import RPCHTTP2
 import TestCertificates
-import Testing
+import TestSupport
 
 /// A real catalog server (the `CatalogServerApp` of catalogd over a fresh SQLite file) on
 /// 127.0.0.1 for one test, and a client of it for the test's own setup and checks.
@@ -18,20 +12,6 @@ struct TestServer: Sendable {
 
     /// `127.0.0.1:<port>`, for `--server` and `CATALOG_SERVER`.
     var address: String { "127.0.0.1:\(port)" }
-}
-
-/// The SQLite file of a test's servers, in a directory removed with it: a server started
-/// again on the same database sees what the previous one stored.
-final class TestDatabase: Sendable {
-    let directory: URL
-    var path: String { directory.appendingPathComponent("catalog.sqlite").path }
-
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-cli-db-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 }
 
 /// Runs a server on `port` (0: a free one) over `database` (nil: a fresh one) while `body`
@@ -48,21 +28,13 @@ func withTestServer<T>(
     clientCertificates: Bool = false,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let database = try database ?? TestDatabase()
-    let store = try SQLiteCatalogStore(path: database.path)
-    if demo { _ = try await DemoCatalog.seed(into: store) }
-    var configuration = HTTP2ServerConfiguration.defaults
-    configuration.host = "127.0.0.1"
-    configuration.port = port
-    configuration.tls = try pki.map { pki in
+    let serverTLS = try pki.map { pki in
         try ServerTLS(
             certificate: CertificateFiles(certificateChain: pki.serverCertificate, privateKey: pki.serverKey),
             clientCAFile: clientCertificates ? pki.caFile : nil)
     }
-    var logger = Logger(label: "test.catalog.cli")
-    logger.logLevel = .critical
-    let app = CatalogServerApp(configuration: configuration, logger: logger, store: store)
-    return try await whileServing(app) { port in
+    return try await withCatalogServerApp(databasePath: database?.path, port: port, demo: demo, tls: serverTLS) {
+        _, port in
         let clientTLS = pki.map { pki in
             ClientTLS(
                 caFile: pki.caFile,

@@ -4,7 +4,7 @@ import Logging
 import RPCCore
 import RPCHTTP2
 import Synchronization
-import Testing
+import TestSupport
 
 /// What the probe server saw: calls per path, and cancelled handlers.
 final class Probe: Sendable {
@@ -77,20 +77,6 @@ func withProbeServer<T>(_ body: (_ port: Int, _ probe: Probe) async throws -> T)
     })
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.port = 0
-    var logger = Logger(label: "test.probe")
-    logger.logLevel = .critical
-    let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run() }
-        do {
-            let port = try #require(try await server.listeningAddress.port)
-            let result = try await body(port, probe)
-            server.beginGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-    }
+    let server = HTTP2Server(router: router, configuration: configuration, logger: quietLogger("test.probe"))
+    return try await whileServing(server) { port in try await body(port, probe) }
 }

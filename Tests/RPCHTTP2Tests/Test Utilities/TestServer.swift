@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import RPCCore
 import RPCHTTP2
+import TestSupport
 
 /// A running server on a free loopback port for the duration of `body`.
 struct TestServer {
@@ -39,24 +40,5 @@ func withTestServer<T>(
     router.register(EchoService(probe: probe))
     router.authorizer = authorizer
     let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run() }
-        let port = try await server.listeningAddress.port!
-        do {
-            let result = try await body(TestServer(port: port, server: server, probe: probe))
-            server.beginGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
-    }
-}
-
-/// A logger that lets only critical messages through.
-func quietLogger() -> Logger {
-    var logger = Logger(label: "test.server")
-    logger.logLevel = .critical
-    return logger
+    return try await whileServing(server) { port in try await body(TestServer(port: port, server: server, probe: probe)) }
 }

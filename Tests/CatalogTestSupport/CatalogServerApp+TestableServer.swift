@@ -1,0 +1,4 @@
+import CatalogServer
+import TestSupport
+
+extension CatalogServerApp: TestableServer {}
