@@ -11,6 +11,18 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
         rpcError = RPCError(code, message, detail: ErrorDetail(reason: reason, field: field, details: details))
     }
 
+    private init(_ rpcError: RPCError) {
+        self.rpcError = rpcError
+    }
+
+    /// The same error, with the failure underneath it (a database error, an I/O error) as its
+    /// `rpcError.cause`: kept for logs and callers in the process, never sent to the client.
+    public func causedBy(_ cause: any Error) -> CatalogError {
+        var rpcError = rpcError
+        rpcError.cause = cause
+        return CatalogError(rpcError)
+    }
+
     public var description: String { rpcError.description }
 
     /// The machine-readable reason, e.g. `duplicateName`.

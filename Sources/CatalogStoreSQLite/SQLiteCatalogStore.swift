@@ -154,8 +154,8 @@ public final class SQLiteCatalogStore: CatalogStore, Sendable {
 
     static func storeError(_ error: any Error, path: String, logger: Logger) -> CatalogError {
         if let error = error as? CatalogError { return error }
-        if error is CancellationError { return .storage("cancelled") }
-        let mapped = storageError(for: error, path: path)
+        if error is CancellationError { return CatalogError.storage("cancelled").causedBy(error) }
+        let mapped = storageError(for: error, path: path).causedBy(error)
         logger.error(
             "store failure: \(mapped.rpcError.message)", metadata: ["database": "\(path)", "cause": "\(error)"])
         return mapped

@@ -10,6 +10,18 @@ import Testing
 
 @Suite("Failures of the storage itself")
 struct StorageFailureTests {
+    @Test("a failure the store does not know keeps it as its cause, behind the message the client sees")
+    func unknownFailureKeepsItsCause() {
+        struct Unexpected: Error, Equatable { var detail = "disk controller gone" }
+        let log = InMemoryLogHandler()
+        let error = SQLiteCatalogStore.storeError(Unexpected(), path: "/nowhere/catalog.sqlite", logger: log.logger)
+        #expect(error.rpcError.code == .internalError)
+        #expect(error.reason == "storage")
+        #expect(!error.rpcError.message.contains("disk controller gone"), "the cause is not for the client")
+        #expect(error.rpcError.cause as? Unexpected == Unexpected())
+        #expect(error.description.contains("disk controller gone"))
+    }
+
     @Test(
         "a write on a full disk is RESOURCE_EXHAUSTED storageFull, logged with its cause, and loses no acknowledged write",
         .enabled(if: canMountFileSystems, "mounting a tmpfs needs root"))
@@ -33,6 +45,8 @@ struct StorageFailureTests {
             #expect(error.rpcError.code == .resourceExhausted, "\(error)")
             #expect(error.reason == "storageFull")
             #expect(error.rpcError.message.contains("full"))
+            let cause = try #require(error.rpcError.cause as? DatabaseError, "the store's error lost its cause")
+            #expect(cause.resultCode == .SQLITE_FULL || cause.resultCode == .SQLITE_IOERR, "\(cause)")
 
             let logged = try #require(log.entries.first { $0.level == .error }, "the failure was not logged")
             #expect(logged.metadata["cause"].map { "\($0)".contains("full") } == true, "\(logged)")
