@@ -16,25 +16,25 @@ import Foundation
 ///   }
 /// }
 /// ```
-public struct ConfigFile: Codable, Hashable, Sendable {
+package struct ConfigFile: Codable, Hashable, Sendable {
     /// One named context.
-    public struct Context: Codable, Hashable, Sendable {
+    package struct Context: Codable, Hashable, Sendable {
         /// `host:port`, or `https://host:port` for TLS.
-        public var server: String?
+        package var server: String?
         /// Sent as `authorization: Bearer <token>`.
-        public var token: String?
+        package var token: String?
         /// Whether to use TLS (also implied by `https://` and by the other TLS fields).
-        public var tls: Bool?
+        package var tls: Bool?
         /// PEM file of the CAs that may sign the server's certificate (`--cacert`).
-        public var cacert: String?
+        package var cacert: String?
         /// Client certificate (PEM) for mutual TLS (`--cert`), with `key`.
-        public var cert: String?
+        package var cert: String?
         /// The client certificate's private key (PEM, `--key`).
-        public var key: String?
+        package var key: String?
         /// Skip the check of the server's certificate (`--insecure`): for tests only.
-        public var insecure: Bool?
+        package var insecure: Bool?
 
-        public init(
+        package init(
             server: String? = nil, token: String? = nil, tls: Bool? = nil, cacert: String? = nil, cert: String? = nil,
             key: String? = nil, insecure: Bool? = nil
         ) {
@@ -49,24 +49,24 @@ public struct ConfigFile: Codable, Hashable, Sendable {
     }
 
     /// The context used when `--context` names none.
-    public var current: String?
-    public var contexts: [String: Context]
+    package var current: String?
+    package var contexts: [String: Context]
 
-    public init(current: String? = nil, contexts: [String: Context] = [:]) {
+    package init(current: String? = nil, contexts: [String: Context] = [:]) {
         self.current = current
         self.contexts = contexts
     }
 
     private enum CodingKeys: String, CodingKey { case current, contexts }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         current = try container.decodeIfPresent(String.self, forKey: .current)
         contexts = try container.decodeIfPresent([String: Context].self, forKey: .contexts) ?? [:]
     }
 
     /// Where the config file is for `environment`.
-    public static func path(environment: [String: String]) -> String {
+    package static func path(environment: [String: String]) -> String {
         if let path = environment["CATALOG_CONFIG"], !path.isEmpty { return path }
         if let base = environment["XDG_CONFIG_HOME"], !base.isEmpty { return base + "/catalog/config.json" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -76,7 +76,7 @@ public struct ConfigFile: Codable, Hashable, Sendable {
     /// The config file at `path`; an empty config when there is no file.
     ///
     /// - Throws: ``CLIFailure`` (usage) when the file cannot be read or is not a config.
-    public static func load(path: String) throws(CLIFailure) -> ConfigFile {
+    package static func load(path: String) throws(CLIFailure) -> ConfigFile {
         guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -31,13 +31,13 @@ import Foundation
 /// let settings = try ConnectionSettings.resolve(serverFlag: nil, contextFlag: "staging", tlsFlags: TLSFlags(),
 ///                                               environment: environment, config: config, configPath: path)
 /// ```
-public struct ConnectionSettings: Hashable, Sendable {
-    public var address: ServerAddress
-    public var token: String?
+package struct ConnectionSettings: Hashable, Sendable {
+    package var address: ServerAddress
+    package var token: String?
     /// TLS for the connection; `nil`: cleartext.
-    public var tls: ClientTLS?
+    package var tls: ClientTLS?
 
-    public init(address: ServerAddress, token: String?, tls: ClientTLS? = nil) {
+    package init(address: ServerAddress, token: String?, tls: ClientTLS? = nil) {
         self.address = address
         self.token = token
         self.tls = tls
@@ -47,7 +47,7 @@ public struct ConnectionSettings: Hashable, Sendable {
     ///
     /// - Throws: ``CLIFailure`` (usage) for a context that the file does not have, a server
     ///   address that is not `host:port`, or a client certificate without its key.
-    public static func resolve(
+    package static func resolve(
         serverFlag: String?,
         contextFlag: String?,
         tlsFlags: TLSFlags = TLSFlags(),

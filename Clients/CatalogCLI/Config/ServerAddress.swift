@@ -2,16 +2,16 @@
 ///
 /// `host` alone means port 50051; an IPv6 address is written in brackets: `[::1]:50051`.
 /// `https://host:port` asks for TLS, and `https://host` means port 443.
-public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+package struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
     /// Whether the address was written `https://…`.
-    public var usesTLS: Bool
+    package var usesTLS: Bool
 
     /// Where `catalogd` listens by default.
-    public static let defaultAddress = ServerAddress(host: "127.0.0.1", port: 50051)
+    package static let defaultAddress = ServerAddress(host: "127.0.0.1", port: 50051)
 
-    public init(host: String, port: Int, usesTLS: Bool = false) {
+    package init(host: String, port: Int, usesTLS: Bool = false) {
         self.host = host
         self.port = port
         self.usesTLS = usesTLS
@@ -19,7 +19,7 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `host:port`, `host` or `[v6]:port`, each optionally after `https://` (and
     /// before one `/`); `nil` for anything else.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var host = Substring(text)
         let usesTLS = host.lowercased().hasPrefix("https://")
         if usesTLS {
@@ -49,5 +49,5 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(host: String(host), port: port, usesTLS: usesTLS)
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

@@ -1,17 +1,17 @@
 /// The TLS flags of a command line: `--tls`, `--cacert`, `--cert`, `--key`, `--insecure`.
-public struct TLSFlags: Hashable, Sendable {
+package struct TLSFlags: Hashable, Sendable {
     /// `--tls`: use TLS (with the system's CAs unless `caFile` names others).
-    public var tls: Bool
+    package var tls: Bool
     /// `--cacert FILE`.
-    public var caFile: String?
+    package var caFile: String?
     /// `--cert FILE`.
-    public var certificate: String?
+    package var certificate: String?
     /// `--key FILE`.
-    public var key: String?
+    package var key: String?
     /// `--insecure`: accept any server certificate (tests only).
-    public var insecure: Bool
+    package var insecure: Bool
 
-    public init(tls: Bool = false, caFile: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false) {
+    package init(tls: Bool = false, caFile: String? = nil, certificate: String? = nil, key: String? = nil, insecure: Bool = false) {
         self.tls = tls
         self.caFile = caFile
         self.certificate = certificate

@@ -10,9 +10,9 @@ import CatalogClient
 ///   reason: notFound
 ///   details: {"id":999}
 /// ```
-public enum ErrorReport {
+package enum ErrorReport {
     /// The report of `error`, ending with a newline.
-    public static func text(for error: RPCError, style: TextStyle) -> String {
+    package static func text(for error: RPCError, style: TextStyle) -> String {
         var lines = [style.red("error:") + " " + style.bold(error.code.name) + ": " + error.message.terminalSafe]
         if let reason = error.reason { lines.append("  reason: \(reason.terminalSafe)") }
         if let field = error.field { lines.append("  field: \(field.terminalSafe)") }
@@ -23,7 +23,7 @@ public enum ErrorReport {
     }
 
     /// The report of a failure of the CLI itself, ending with a newline.
-    public static func text(for failure: CLIFailure, style: TextStyle) -> String {
+    package static func text(for failure: CLIFailure, style: TextStyle) -> String {
         style.red("error:") + " " + failure.message.terminalSafe + "\n"
     }
 }

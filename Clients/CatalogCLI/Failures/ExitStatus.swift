@@ -4,24 +4,24 @@ import CatalogClient
 ///
 /// RPC errors follow grpcurl: 64 plus the gRPC status code, so NOT_FOUND (5) is 69 and
 /// UNAVAILABLE (14), which includes an unreachable server, is 78.
-public struct ExitStatus: Hashable, Sendable, CustomStringConvertible {
+package struct ExitStatus: Hashable, Sendable, CustomStringConvertible {
     /// The process exit status.
-    public let code: Int32
+    package let code: Int32
 
     private init(_ code: Int32) { self.code = code }
 
     /// Success; also a declined confirmation, which changes nothing.
-    public static let ok = ExitStatus(0)
+    package static let ok = ExitStatus(0)
     /// A failure inside the CLI itself. (A response it cannot read is INTERNAL, 77, as gRPC
     /// reports it.)
-    public static let internalError = ExitStatus(1)
+    package static let internalError = ExitStatus(1)
     /// Bad arguments, an unusable config file, or a confirmation that cannot be asked.
-    public static let usage = ExitStatus(2)
+    package static let usage = ExitStatus(2)
     /// `filter watch --timeout` ran out before its `--until` condition held.
-    public static let watchTimeout = ExitStatus(124)
+    package static let watchTimeout = ExitStatus(124)
 
     /// The status for a call that ended with `code`: 64 + the gRPC status code.
-    public static func rpc(_ code: StatusCode) -> ExitStatus { ExitStatus(64 + Int32(code.rawValue)) }
+    package static func rpc(_ code: StatusCode) -> ExitStatus { ExitStatus(64 + Int32(code.rawValue)) }
 
-    public var description: String { String(code) }
+    package var description: String { String(code) }
 }

@@ -8,27 +8,27 @@ import CatalogClient
 /// sent in `merge` batches (a merge matches by slug, so running an interrupted import
 /// again is safe), then, for `replace`, one closing `replace` request with every category
 /// deletes the categories the file does not name.
-public struct BatchedImport: Sendable {
+package struct BatchedImport: Sendable {
     /// One request of the import.
-    public struct Step: Sendable {
-        public var records: [CategoryRecord]
-        public var mode: ImportMode
+    package struct Step: Sendable {
+        package var records: [CategoryRecord]
+        package var mode: ImportMode
         /// The closing `replace` of a batched import: it only deletes, the batches did the rest.
-        public var isClosingReplace: Bool
+        package var isClosingReplace: Bool
     }
 
-    public var records: [CategoryRecord]
-    public var mode: ImportMode
-    public var batchSize: Int
+    package var records: [CategoryRecord]
+    package var mode: ImportMode
+    package var batchSize: Int
 
-    public init(records: [CategoryRecord], mode: ImportMode, batchSize: Int) {
+    package init(records: [CategoryRecord], mode: ImportMode, batchSize: Int) {
         self.records = records
         self.mode = mode
         self.batchSize = batchSize
     }
 
     /// The requests to send, in order.
-    public var steps: [Step] {
+    package var steps: [Step] {
         guard batchSize > 0, records.count > batchSize else {
             return [Step(records: records, mode: mode, isClosingReplace: false)]
         }
@@ -43,7 +43,7 @@ public struct BatchedImport: Sendable {
     /// batch with the number of the file's categories imported so far.
     ///
     /// - Throws: The first `RPCError`; the batches before it stay applied.
-    public func run(
+    package func run(
         client: CatalogClient,
         options: CallOptions,
         progress: (Int) -> Void

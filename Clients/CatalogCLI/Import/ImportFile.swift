@@ -4,12 +4,12 @@ import RPCCore
 
 /// The categories of a file for `category import`: an export document (`catalog category
 /// export`, format `catalog.categories.v1`) or a bare JSON array of its category records.
-public enum ImportFile {
+package enum ImportFile {
     /// The records in the file at `path` (`-`: standard input), in file order.
     ///
     /// - Throws: ``CLIFailure`` (usage) when the file cannot be read, is of another format,
     ///   or has a record that is not a category (naming the field at fault).
-    public static func read(_ path: String) throws(CLIFailure) -> [CategoryRecord] {
+    package static func read(_ path: String) throws(CLIFailure) -> [CategoryRecord] {
         let data: Data
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()

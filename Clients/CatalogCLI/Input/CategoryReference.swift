@@ -7,21 +7,21 @@ import Foundation
 /// ```swift
 /// let id = try await CategoryReference("Cars").id(using: client, options: options)
 /// ```
-public struct CategoryReference: Hashable, Sendable, CustomStringConvertible {
+package struct CategoryReference: Hashable, Sendable, CustomStringConvertible {
     /// The text as given.
-    public let text: String
+    package let text: String
 
-    public init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
 
     /// The id, when the text is one.
-    public var literalID: Int64? { Int64(text) }
+    package var literalID: Int64? { Int64(text) }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// The category's id: the text itself when it is an id (no call), else looked up by name.
     ///
     /// - Throws: `RPCError` NOT_FOUND, reason `unknownCategoryName`, when no category has the name.
-    public func id(using client: CatalogClient, options: CallOptions) async throws -> Int64 {
+    package func id(using client: CatalogClient, options: CallOptions) async throws -> Int64 {
         if let literalID { return literalID }
         return try await category(using: client, options: options).id
     }
@@ -29,7 +29,7 @@ public struct CategoryReference: Hashable, Sendable, CustomStringConvertible {
     /// The category, fetched by id or found by name.
     ///
     /// - Throws: `RPCError` NOT_FOUND when there is no such category.
-    public func category(using client: CatalogClient, options: CallOptions) async throws -> Category {
+    package func category(using client: CatalogClient, options: CallOptions) async throws -> Category {
         if let literalID { return try await client.categories.get(id: literalID, options: options) }
         let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
         let candidates = try await client.categories.list(options: options)

@@ -4,11 +4,11 @@ import CatalogClient
 ///
 /// Only the shape is checked here; the server checks the amount (at most 2 decimals) and
 /// the currency (3 letters) and names the field at fault.
-public enum PriceArgument {
+package enum PriceArgument {
     /// The price `text` names, its currency upper-cased.
     ///
     /// - Throws: ``CLIFailure`` (usage) when `text` is not an amount and a currency.
-    public static func parse(_ text: String) throws(CLIFailure) -> Money {
+    package static func parse(_ text: String) throws(CLIFailure) -> Money {
         let parts = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let isAmount: (String) -> Bool = { $0.first?.isNumber == true }
         guard parts.count == 2, isAmount(parts[0]) != isAmount(parts[1]) else {

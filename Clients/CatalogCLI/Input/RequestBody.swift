@@ -2,11 +2,11 @@ import Foundation
 
 /// The request message of `catalog call -d`: inline JSON, `@path` for a file, `@-` for
 /// standard input; `{}` when there is none.
-public enum RequestBody {
+package enum RequestBody {
     /// The JSON bytes that `argument` names, checked to be one JSON value.
     ///
     /// - Throws: ``CLIFailure`` (usage) for a file that cannot be read or text that is not JSON.
-    public static func read(_ argument: String?) throws(CLIFailure) -> [UInt8] {
+    package static func read(_ argument: String?) throws(CLIFailure) -> [UInt8] {
         guard let argument else { return Array("{}".utf8) }
         let bytes: [UInt8]
         let source: String

@@ -4,18 +4,18 @@
 /// let output = try CommandOutput.item(item, categoryNames: [3: "Formations"])
 /// OutputPrinter(console: console, format: .json, headers: true).print(output)
 /// ```
-public struct CommandOutput: Sendable {
+package struct CommandOutput: Sendable {
     /// What the human view needs to know about where it goes.
-    public struct HumanContext: Sendable {
+    package struct HumanContext: Sendable {
         /// `-o wide`: every column.
-        public var wide: Bool
+        package var wide: Bool
         /// Headers above tables (not with `--no-headers`).
-        public var headers: Bool
+        package var headers: Bool
         /// The terminal width to fit.
-        public var width: Int
-        public var style: TextStyle
+        package var width: Int
+        package var style: TextStyle
 
-        public init(wide: Bool, headers: Bool, width: Int, style: TextStyle) {
+        package init(wide: Bool, headers: Bool, width: Int, style: TextStyle) {
             self.wide = wide
             self.headers = headers
             self.width = width
@@ -24,13 +24,13 @@ public struct CommandOutput: Sendable {
     }
 
     /// The response message: `-o json` and `-o yaml`.
-    public var document: JSONDocument
+    package var document: JSONDocument
     /// The records of `-o ndjson`, one per line: the elements of a list, or the document itself.
-    public var records: [JSONDocument]
+    package var records: [JSONDocument]
     /// The text of `-o table` and `-o wide`, ending with a newline.
-    public var human: @Sendable (HumanContext) -> String
+    package var human: @Sendable (HumanContext) -> String
 
-    public init(document: JSONDocument, records: [JSONDocument]? = nil, human: @escaping @Sendable (HumanContext) -> String) {
+    package init(document: JSONDocument, records: [JSONDocument]? = nil, human: @escaping @Sendable (HumanContext) -> String) {
         self.document = document
         self.records = records ?? [document]
         self.human = human
@@ -38,7 +38,7 @@ public struct CommandOutput: Sendable {
 
     /// A result shown to people as one sentence (its control characters escaped: it may
     /// quote names from the server), to programs as `message`.
-    public static func sentence<Message: Encodable>(_ sentence: String, message: Message) throws -> CommandOutput {
+    package static func sentence<Message: Encodable>(_ sentence: String, message: Message) throws -> CommandOutput {
         CommandOutput(document: try DocumentEncoder().encode(message)) { _ in sentence.terminalSafe + "\n" }
     }
 }

@@ -8,11 +8,11 @@ import Foundation
 /// let document = try DocumentEncoder().encode(item)
 /// print(document.prettyJSON)
 /// ```
-public struct DocumentEncoder: Sendable {
-    public init() {}
+package struct DocumentEncoder: Sendable {
+    package init() {}
 
     /// The document for `value`.
-    public func encode<Value: Encodable>(_ value: Value) throws -> JSONDocument {
+    package func encode<Value: Encodable>(_ value: Value) throws -> JSONDocument {
         let root = EncodingNode()
         try root.encode(value, codingPath: [])
         return root.document

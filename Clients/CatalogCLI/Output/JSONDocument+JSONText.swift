@@ -1,13 +1,13 @@
 extension JSONDocument {
     /// The document on one line, without spaces: one line of `-o ndjson`.
-    public var compactJSON: String {
+    package var compactJSON: String {
         var text = ""
         write(to: &text, indent: nil, level: 0)
         return text
     }
 
     /// The document indented by two spaces per level, keys in their order: `-o json`.
-    public var prettyJSON: String {
+    package var prettyJSON: String {
         var text = ""
         write(to: &text, indent: "  ", level: 0)
         return text

@@ -3,7 +3,7 @@ import CatalogClient
 extension JSONDocument {
     /// The document of a `JSONValue` (an unordered dictionary), with keys sorted so that the
     /// output is the same on every run.
-    public init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
         switch value {
         case .null: self = .null
         case .bool(let value): self = .bool(value)

@@ -1,18 +1,18 @@
 extension JSONDocument {
     /// A parse failure: what was expected, and where.
-    public struct ParseError: Error, CustomStringConvertible {
+    package struct ParseError: Error, CustomStringConvertible {
         /// The byte offset of the problem.
-        public var offset: Int
-        public var reason: String
+        package var offset: Int
+        package var reason: String
 
-        public var description: String { "\(reason) at byte \(offset)" }
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
     /// Parses RFC 8259 JSON (UTF-8), keeping key order and number text.
     ///
     /// - Throws: ``ParseError`` for anything that is not exactly one JSON value, possibly
     ///   surrounded by white space, or that nests more than 512 levels deep.
-    public init(parsing bytes: [UInt8]) throws(ParseError) {
+    package init(parsing bytes: [UInt8]) throws(ParseError) {
         var parser = Parser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)

@@ -5,7 +5,7 @@ extension JSONDocument {
     /// starts with a letter and holds nothing but letters, digits, spaces and `_-./()'`,
     /// and is not a word YAML 1.1 reads as a boolean or null (`yes`, `off`, `null`, …);
     /// anything else (`#9C27B0`, `990.00`, timestamps) is double-quoted with JSON escapes.
-    public var yaml: String {
+    package var yaml: String {
         var lines: [String] = []
         switch self {
         case .array(let elements) where !elements.isEmpty:

@@ -8,7 +8,7 @@
 /// let document = try JSONDocument(parsing: Array(#"{"id": 3, "price": {"amount": "990.00"}}"#.utf8))
 /// document.prettyJSON     // two-space indented, keys in their original order
 /// ```
-public enum JSONDocument: Hashable, Sendable {
+package enum JSONDocument: Hashable, Sendable {
     case null
     case bool(Bool)
     /// A number, as the text it was written with (`3`, `0.25`, `1e3`).
@@ -19,11 +19,11 @@ public enum JSONDocument: Hashable, Sendable {
     case object([Member])
 
     /// One key and value of an object.
-    public struct Member: Hashable, Sendable {
-        public var key: String
-        public var value: JSONDocument
+    package struct Member: Hashable, Sendable {
+        package var key: String
+        package var value: JSONDocument
 
-        public init(_ key: String, _ value: JSONDocument) {
+        package init(_ key: String, _ value: JSONDocument) {
             self.key = key
             self.value = value
         }

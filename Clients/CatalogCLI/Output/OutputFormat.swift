@@ -1,5 +1,5 @@
 /// How a command shows its result (`-o`).
-public enum OutputFormat: String, CaseIterable, Sendable {
+package enum OutputFormat: String, CaseIterable, Sendable {
     /// Columns for people; the default when standard output is a terminal.
     case table
     /// `table` with every column.
@@ -12,10 +12,10 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case yaml
 
     /// The format asked for, or the default for where standard output goes.
-    public static func resolve(_ requested: OutputFormat?, outputIsTerminal: Bool) -> OutputFormat {
+    package static func resolve(_ requested: OutputFormat?, outputIsTerminal: Bool) -> OutputFormat {
         requested ?? (outputIsTerminal ? .table : .json)
     }
 
     /// Whether people, not programs, read this format.
-    public var isHumanReadable: Bool { self == .table || self == .wide }
+    package var isHumanReadable: Bool { self == .table || self == .wide }
 }

@@ -8,16 +8,16 @@
 /// table.append([Table.Cell("3"), Table.Cell("IA Générative")])
 /// console.write(table.render(width: console.width, headers: true, style: console.outputStyle))
 /// ```
-public struct Table: Sendable {
+package struct Table: Sendable {
     /// One column: its header, alignment, and whether it may shrink to fit.
-    public struct Column: Sendable {
-        public enum Alignment: Sendable { case left, right }
+    package struct Column: Sendable {
+        package enum Alignment: Sendable { case left, right }
 
-        public var header: String
-        public var alignment: Alignment
-        public var flexible: Bool
+        package var header: String
+        package var alignment: Alignment
+        package var flexible: Bool
 
-        public init(_ header: String, alignment: Alignment = .left, flexible: Bool = false) {
+        package init(_ header: String, alignment: Alignment = .left, flexible: Bool = false) {
             self.header = header
             self.alignment = alignment
             self.flexible = flexible
@@ -25,24 +25,24 @@ public struct Table: Sendable {
     }
 
     /// One cell: its text, and how to colour it on a terminal.
-    public struct Cell: Sendable {
+    package struct Cell: Sendable {
         /// The text shown, control characters escaped (see `String.terminalSafe`).
-        public let text: String
-        public var paint: @Sendable (TextStyle, String) -> String
+        package let text: String
+        package var paint: @Sendable (TextStyle, String) -> String
 
-        public init(_ text: String, paint: @escaping @Sendable (TextStyle, String) -> String = { _, text in text }) {
+        package init(_ text: String, paint: @escaping @Sendable (TextStyle, String) -> String = { _, text in text }) {
             self.text = text.terminalSafe
             self.paint = paint
         }
     }
 
-    public var columns: [Column]
-    public private(set) var rows: [[Cell]] = []
+    package var columns: [Column]
+    package private(set) var rows: [[Cell]] = []
 
-    public init(columns: [Column]) { self.columns = columns }
+    package init(columns: [Column]) { self.columns = columns }
 
     /// Adds a row; it must have one cell per column.
-    public mutating func append(_ row: [Cell]) {
+    package mutating func append(_ row: [Cell]) {
         precondition(row.count == columns.count, "a row of \(row.count) cells in a table of \(columns.count) columns")
         rows.append(row)
     }
@@ -51,7 +51,7 @@ public struct Table: Sendable {
     private static let minimumFlexibleWidth = 8
 
     /// The table as lines ending in a newline, fitted to `width` columns.
-    public func render(width: Int, headers: Bool, style: TextStyle) -> String {
+    package func render(width: Int, headers: Bool, style: TextStyle) -> String {
         let widths = columnWidths(fitting: width, headers: headers)
         var text = ""
         if headers {

@@ -11,7 +11,7 @@ import Foundation
 /// // … show what will happen (a dry run) …
 /// guard confirmation.ask("Delete category 'Books'?") else { return }
 /// ```
-public struct Confirmation: Sendable {
+package struct Confirmation: Sendable {
     private let console: Console
     private let assumeYes: Bool
 
@@ -19,7 +19,7 @@ public struct Confirmation: Sendable {
     ///
     /// - Parameter action: What needs confirming, for the refusal message (`"delete item 17"`).
     /// - Throws: ``CLIFailure`` (usage) when `assumeYes` is false and standard input is not a terminal.
-    public init(console: Console, assumeYes: Bool, action: String) throws(CLIFailure) {
+    package init(console: Console, assumeYes: Bool, action: String) throws(CLIFailure) {
         guard assumeYes || console.inputIsTerminal else {
             throw .usage("refusing to \(action) without confirmation: standard input is not a terminal; pass --yes to confirm")
         }
@@ -28,7 +28,7 @@ public struct Confirmation: Sendable {
     }
 
     /// `true` with `--yes`; otherwise asks `question` and is `true` for `y` or `yes`.
-    public func ask(_ question: String) -> Bool {
+    package func ask(_ question: String) -> Bool {
         if assumeYes { return true }
         console.writeError(console.errorStyle.bold(question.terminalSafe) + " [y/N] ")
         guard let answer = console.readLine() else {

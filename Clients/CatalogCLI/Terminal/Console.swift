@@ -18,22 +18,22 @@ import Darwin
 /// console.write(console.outputStyle.bold("ID") + "\n")
 /// console.writeError("reconnecting…\n")
 /// ```
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Whether standard output is a terminal (tables and live views by default).
-    public let outputIsTerminal: Bool
+    package let outputIsTerminal: Bool
     /// Whether standard error is a terminal (progress bars, colour in messages).
-    public let errorIsTerminal: Bool
+    package let errorIsTerminal: Bool
     /// Whether standard input is a terminal (confirmation prompts may be asked).
-    public let inputIsTerminal: Bool
+    package let inputIsTerminal: Bool
     /// Styling for standard output; plain when colours are off there.
-    public let outputStyle: TextStyle
+    package let outputStyle: TextStyle
     /// Styling for standard error; plain when colours are off there.
-    public let errorStyle: TextStyle
+    package let errorStyle: TextStyle
     private let columnsOverride: Int?
 
     /// The console of this process, judged from its file descriptors and `environment`
     /// (`NO_COLOR`, `TERM`, and `COLUMNS` when the terminal does not report its width).
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         outputIsTerminal = isatty(STDOUT_FILENO) == 1
         errorIsTerminal = isatty(STDERR_FILENO) == 1
         inputIsTerminal = isatty(STDIN_FILENO) == 1
@@ -44,12 +44,12 @@ public struct Console: Sendable {
     }
 
     /// The width of the terminal on standard output (or standard error), else `COLUMNS`, else 80.
-    public var width: Int {
+    package var width: Int {
         terminalSize.map { Int($0.ws_col) } ?? columnsOverride ?? 80
     }
 
     /// The height of the terminal on standard output (or standard error), else 24.
-    public var height: Int {
+    package var height: Int {
         terminalSize.map { Int($0.ws_row) } ?? 24
     }
 
@@ -62,17 +62,17 @@ public struct Console: Sendable {
     }
 
     /// Writes `text` to standard output as it is (add the newline yourself).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         Self.write(text, to: STDOUT_FILENO)
     }
 
     /// Writes `text` to standard error as it is.
-    public func writeError(_ text: String) {
+    package func writeError(_ text: String) {
         Self.write(text, to: STDERR_FILENO)
     }
 
     /// One line from standard input without its line break; `nil` at end of input.
-    public func readLine() -> String? {
+    package func readLine() -> String? {
         Swift.readLine(strippingNewline: true)
     }
 

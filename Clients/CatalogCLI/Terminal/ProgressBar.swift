@@ -10,14 +10,14 @@
 /// progress.update(completed: 500)
 /// progress.finish()
 /// ```
-public struct ProgressBar: Sendable {
+package struct ProgressBar: Sendable {
     private let console: Console
     private let label: String
     private let unit: String
     private let total: Int
     private var completed = 0
 
-    public init(console: Console, label: String, unit: String, total: Int) {
+    package init(console: Console, label: String, unit: String, total: Int) {
         self.console = console
         self.label = label
         self.unit = unit
@@ -26,13 +26,13 @@ public struct ProgressBar: Sendable {
     }
 
     /// Sets how many units are done and redraws.
-    public mutating func update(completed: Int) {
+    package mutating func update(completed: Int) {
         self.completed = min(max(completed, 0), total)
         draw()
     }
 
     /// Ends the bar's line, leaving it on screen.
-    public func finish() {
+    package func finish() {
         guard console.errorIsTerminal else { return }
         console.writeError("\n")
     }

@@ -10,7 +10,7 @@ extension String {
     /// ```swift
     /// "Books\u{1B}]0;pwned\u{07}".terminalSafe   // Books\u{1B}]0;pwned\u{07}, as plain text
     /// ```
-    public var terminalSafe: String {
+    package var terminalSafe: String {
         guard containsControlCharacters else { return self }
         var text = ""
         for scalar in unicodeScalars {
@@ -25,7 +25,7 @@ extension String {
     }
 
     /// Whether the text holds a control character (C0, DEL or C1).
-    public var containsControlCharacters: Bool {
+    package var containsControlCharacters: Bool {
         unicodeScalars.contains(where: \.isControlCharacter)
     }
 }

@@ -2,7 +2,7 @@ import CatalogClient
 
 extension CommandOutput {
     /// One line per method of the contract: its path, streaming kind and least role.
-    public static func methodList(_ methods: [ContractDocument.Method]) throws -> CommandOutput {
+    package static func methodList(_ methods: [ContractDocument.Method]) throws -> CommandOutput {
         let summaries = methods.map(MethodSummary.init)
         let encoder = DocumentEncoder()
         return CommandOutput(
@@ -19,7 +19,7 @@ extension CommandOutput {
 
     /// Methods with their request and response schemas: the contract's method objects for
     /// programs, an outline of the messages' fields for people.
-    public static func methodDescriptions(_ methods: [ContractDocument.Method]) throws -> CommandOutput {
+    package static func methodDescriptions(_ methods: [ContractDocument.Method]) throws -> CommandOutput {
         let encoder = DocumentEncoder()
         let documents = try methods.map { method in
             try encoder.encode(MethodSummary(method)).appending([

@@ -3,7 +3,7 @@ import Foundation
 
 extension CommandOutput {
     /// Categories in the order given: `{categories}`; one per ndjson line; a table.
-    public static func categories(_ categories: [Category]) throws -> CommandOutput {
+    package static func categories(_ categories: [Category]) throws -> CommandOutput {
         let encoder = DocumentEncoder()
         return CommandOutput(
             document: try encoder.encode(CategoryList(categories: categories)),
@@ -14,7 +14,7 @@ extension CommandOutput {
     }
 
     /// One category, as a one-row table.
-    public static func category(_ category: Category) throws -> CommandOutput {
+    package static func category(_ category: Category) throws -> CommandOutput {
         CommandOutput(document: try DocumentEncoder().encode(category)) { context in
             categoryTable([category], wide: context.wide).render(width: context.width, headers: context.headers, style: context.style)
         }
@@ -50,7 +50,7 @@ extension CommandOutput {
     }
 
     /// Counts, then each category's share of the items with a bar.
-    public static func stats(_ stats: CategoryStats) throws -> CommandOutput {
+    package static func stats(_ stats: CategoryStats) throws -> CommandOutput {
         let encoder = DocumentEncoder()
         return CommandOutput(document: try encoder.encode(stats), records: try stats.categories.map { try encoder.encode($0) }) { context in
             var table = Table(columns: [
@@ -74,7 +74,7 @@ extension CommandOutput {
     }
 
     /// The palette colours with their positions modulo 12.
-    public static func palette(_ colors: [String]) throws -> CommandOutput {
+    package static func palette(_ colors: [String]) throws -> CommandOutput {
         let encoder = DocumentEncoder()
         return CommandOutput(document: try encoder.encode(Palette(colors: colors)), records: colors.map { .string($0) }) { context in
             var table = Table(columns: [.init("INDEX", alignment: .right), .init("COLOR")])
@@ -84,7 +84,7 @@ extension CommandOutput {
     }
 
     /// An export document: the same JSON for people and programs (it is meant for a file).
-    public static func export(_ export: CategoryExport) throws -> CommandOutput {
+    package static func export(_ export: CategoryExport) throws -> CommandOutput {
         let document = try DocumentEncoder().encode(export)
         return CommandOutput(document: document) { _ in document.prettyJSON + "\n" }
     }

@@ -2,7 +2,7 @@ import CatalogClient
 
 extension CommandOutput {
     /// Every filter: `{filters}`; one per ndjson line; a table.
-    public static func filters(_ filters: [FilterState]) throws -> CommandOutput {
+    package static func filters(_ filters: [FilterState]) throws -> CommandOutput {
         let encoder = DocumentEncoder()
         return CommandOutput(document: try encoder.encode(FilterList(filters: filters)), records: try filters.map { try encoder.encode($0) }) {
             context in
@@ -27,7 +27,7 @@ extension CommandOutput {
 
     /// One filter's state: its title, presentation and revision, then its options with the
     /// selected one marked.
-    public static func filter(_ state: FilterState) throws -> CommandOutput {
+    package static func filter(_ state: FilterState) throws -> CommandOutput {
         CommandOutput(document: try DocumentEncoder().encode(state)) { context in
             FilterStateView(state: state).lines(style: context.style, width: context.width).joined(separator: "\n") + "\n"
         }

@@ -3,7 +3,7 @@ import CatalogClient
 extension CommandOutput {
     /// A page of items (or every page): `{items, nextPageToken?, totalCount}`; one item per
     /// ndjson line; a table whose CATEGORY column shows names from `categoryNames`.
-    public static func items(_ page: ListItemsResponse, categoryNames: [Int64: String]) throws -> CommandOutput {
+    package static func items(_ page: ListItemsResponse, categoryNames: [Int64: String]) throws -> CommandOutput {
         let encoder = DocumentEncoder()
         return CommandOutput(document: try encoder.encode(page), records: try page.items.map { try encoder.encode($0) }) { context in
             itemTable(page.items, categoryNames: categoryNames, wide: context.wide)
@@ -12,7 +12,7 @@ extension CommandOutput {
     }
 
     /// One item, as a one-row table.
-    public static func item(_ item: Item, categoryNames: [Int64: String]) throws -> CommandOutput {
+    package static func item(_ item: Item, categoryNames: [Int64: String]) throws -> CommandOutput {
         CommandOutput(document: try DocumentEncoder().encode(item)) { context in
             itemTable([item], categoryNames: categoryNames, wide: context.wide)
                 .render(width: context.width, headers: context.headers, style: context.style)

@@ -8,14 +8,14 @@ import CatalogClient
 ///   ○ 1  Family
 ///   ● 3  IA Générative
 /// ```
-public struct FilterStateView: Sendable {
-    public var state: FilterState
+package struct FilterStateView: Sendable {
+    package var state: FilterState
 
-    public init(state: FilterState) { self.state = state }
+    package init(state: FilterState) { self.state = state }
 
     /// The lines, without line breaks, each at most `width` columns; at most `maxLines`
     /// of them, the options that do not fit summed up on the last line.
-    public func lines(style: TextStyle, width: Int, maxLines: Int = .max) -> [String] {
+    package func lines(style: TextStyle, width: Int, maxLines: Int = .max) -> [String] {
         let filterId = state.filterId.terminalSafe
         let plainHeading = [
             filterId, state.title.terminalSafe, state.presentation.rawValue.terminalSafe, "revision \(state.revision)",
@@ -38,7 +38,7 @@ public struct FilterStateView: Sendable {
     }
 
     /// `all`, or the selected option as `3 (IA Générative)`, safe for a terminal.
-    public static func selection(of state: FilterState) -> String {
+    package static func selection(of state: FilterState) -> String {
         guard let selectedId = state.selectedId else { return "all" }
         guard let option = state.options.first(where: { $0.id == selectedId }) else { return String(selectedId) }
         return "\(selectedId) (\(option.title.terminalSafe))"

@@ -11,7 +11,7 @@ import Synchronization
 ///   ● 2  Expert
 /// live · revision 7 · 10:04:05
 /// ```
-public final class LiveFilterView: Sendable {
+package final class LiveFilterView: Sendable {
     private enum Status {
         case connecting(filterId: String)
         case live(revision: Int64, at: Date, reset: Bool)
@@ -28,14 +28,14 @@ public final class LiveFilterView: Sendable {
     private let console: Console
     private let screen: Mutex<Screen>
 
-    public init(console: Console, filterId: String) {
+    package init(console: Console, filterId: String) {
         self.console = console
         screen = Mutex(Screen(status: .connecting(filterId: filterId)))
         screen.withLock { draw(&$0) }
     }
 
     /// Shows what `event` says: a new state, or that the stream is live again.
-    public func show(_ event: FilterEvent) {
+    package func show(_ event: FilterEvent) {
         screen.withLock { screen in
             if let state = event.state { screen.state = state }
             screen.status = .live(revision: event.revision, at: Date(), reset: event.reset == true)
@@ -44,7 +44,7 @@ public final class LiveFilterView: Sendable {
     }
 
     /// Shows that the stream was lost and is being resumed.
-    public func showInterruption(_ error: RPCError) {
+    package func showInterruption(_ error: RPCError) {
         screen.withLock { screen in
             screen.status = .reconnecting(error)
             draw(&screen)

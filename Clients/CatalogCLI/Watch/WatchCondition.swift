@@ -9,7 +9,7 @@ import Foundation
 /// let condition = try WatchCondition(parsing: "selected=3")
 /// condition.isMet(by: state)   // true once option 3 is selected
 /// ```
-public struct WatchCondition: Hashable, Sendable, CustomStringConvertible {
+package struct WatchCondition: Hashable, Sendable, CustomStringConvertible {
     private enum Test: Hashable, Sendable {
         case selectedAll
         case selectedID(Int64)
@@ -18,12 +18,12 @@ public struct WatchCondition: Hashable, Sendable, CustomStringConvertible {
     }
 
     private let test: Test
-    public let description: String
+    package let description: String
 
     /// The condition `text` states.
     ///
     /// - Throws: ``CLIFailure`` (usage) for anything but `selected=…` and `presentation=…`.
-    public init(parsing text: String) throws(CLIFailure) {
+    package init(parsing text: String) throws(CLIFailure) {
         let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, !parts[1].isEmpty else {
             throw .usage("--until '\(text)' is not KEY=VALUE, such as selected=3, selected=all or presentation=collapsed")
@@ -43,7 +43,7 @@ public struct WatchCondition: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `state` satisfies the condition.
-    public func isMet(by state: FilterState) -> Bool {
+    package func isMet(by state: FilterState) -> Bool {
         switch test {
         case .selectedAll: state.selectedId == nil
         case .selectedID(let id): state.selectedId == id
