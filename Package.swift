@@ -168,6 +168,14 @@ let package = Package(
             ],
             path: "Tests/CatalogTestSupport"
         ),
+        // The Swift examples of the README, docs/ and the client's DocC catalog, compiled so
+        // that none stops building (PackageGraphTests checks that each is here verbatim).
+        .target(
+            name: "DocumentationExamples",
+            dependencies: ["CatalogClient", "CatalogAPI", "RPCCore", "RPCHTTP2"],
+            path: "Tests/DocumentationExamples",
+            exclude: ["ClientPackage"]
+        ),
         .target(
             name: "FuzzTargets",
             dependencies: [

@@ -6,7 +6,7 @@ import RPCCore
 /// ```swift
 /// let state = try await catalog.filters.select("formations", optionId: 3)
 /// _ = try await catalog.filters.togglePresentation("formations")
-/// for try await event in catalog.filters.watch("formations") { … }
+/// for try await event in catalog.filters.watch("formations") { print(event.kind, event.revision) }
 /// ```
 ///
 /// `get` and `list` are retried on UNAVAILABLE (see ``RetryPolicy``); writes never are.
