@@ -1,6 +1,7 @@
 import Foundation
 
-/// A ```swift block of the documentation: of a Markdown file, or of a `///` comment.
+/// A fenced code block of the documentation (```swift, ```sh…): of a Markdown file, or of a
+/// `///` comment.
 struct CodeBlock: CustomStringConvertible {
     /// The file, relative to the package root.
     var file: String
@@ -27,24 +28,24 @@ struct CodeBlock: CustomStringConvertible {
 
     private var leadingImports: ArraySlice<String> { lines.prefix { $0.importedModule != nil } }
 
-    /// The ```swift blocks of a Markdown text.
-    static func inMarkdown(_ text: String, file: String) -> [CodeBlock] {
-        blocks(in: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), file: file)
+    /// The blocks of `language` (`swift`, `sh`…) of a Markdown text.
+    static func inMarkdown(_ text: String, file: String, language: String = "swift") -> [CodeBlock] {
+        blocks(in: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), file: file, language: language)
     }
 
     /// The ```swift blocks of the `///` comments of a Swift source text.
     static func inDocumentationComments(_ text: String, file: String) -> [CodeBlock] {
-        // Keep line numbers: a line outside a `///` comment becomes one that is not a fence.
+        // Keep line numbers: a line outside a `///` comment becomes a blank line.
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             let trimmed = line.trimmed
-            guard trimmed.hasPrefix("///") else { return "\u{0}" }
+            guard trimmed.hasPrefix("///") else { return "" }
             let comment = trimmed.dropFirst(3)
             return String(comment.hasPrefix(" ") ? comment.dropFirst() : comment)
         }
-        return blocks(in: lines, file: file)
+        return blocks(in: lines, file: file, language: "swift")
     }
 
-    private static func blocks(in lines: [String], file: String) -> [CodeBlock] {
+    private static func blocks(in lines: [String], file: String, language: String) -> [CodeBlock] {
         var blocks: [CodeBlock] = []
         var open: CodeBlock?
         for (index, line) in lines.enumerated() {
@@ -56,7 +57,7 @@ struct CodeBlock: CustomStringConvertible {
                     block.lines.append(line)
                     open = block
                 }
-            } else if line.trimmed == "```swift" {
+            } else if line.trimmed == "```" + language {
                 open = CodeBlock(file: file, line: index + 1, lines: [])
             }
         }
