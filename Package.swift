@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // `swift package generate-documentation` (scripts/docs.sh); a plugin, not built by `swift build`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -167,6 +169,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/CatalogTestSupport"
+        ),
+        // The Swift examples of the README, docs/ and the client's DocC catalog, compiled so
+        // that none stops building (PackageGraphTests checks that each is here verbatim).
+        .target(
+            name: "DocumentationExamples",
+            dependencies: ["CatalogClient", "CatalogAPI", "RPCCore", "RPCHTTP2"],
+            path: "Tests/DocumentationExamples",
+            exclude: ["ClientPackage"]
         ),
         .target(
             name: "FuzzTargets",

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# test.sh [swift test args...]: sets up the machine, builds everything including the tests, then
-# runs every test suite with `swift test`, the soak test (SoakTests) on its own afterwards so that
-# its load does not slow the other suites, then fuzzes the deframer and request decoding, then a
-# whole server connection, for FUZZ_SECONDS each (default 60; scripts/fuzz.sh). Extra arguments
-# go to `swift test` and skip the soak and the fuzzing, e.g. `scripts/test.sh --filter RPCCoreTests`.
+# test.sh [swift test args...]: sets up the machine, builds everything including the tests (and
+# so every Swift example of the documentation, Tests/DocumentationExamples), builds the client
+# library's DocC documentation failing on any warning (scripts/docs.sh), then runs every test
+# suite with `swift test`, the soak test (SoakTests) on its own afterwards so that its load does
+# not slow the other suites, then fuzzes the deframer and request decoding, then a whole server
+# connection, for FUZZ_SECONDS each (default 60; scripts/fuzz.sh). Extra arguments go to
+# `swift test` and skip the documentation, the soak and the fuzzing, e.g.
+# `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
 # suite starts a server or a process in most of its tests at the same moment, and on two cores
@@ -37,11 +40,14 @@ run_tests() {
   return "$status"
 }
 
-echo "== swift test $*"
 if [ $# -gt 0 ]; then
+  echo "== swift test $*"
   run_tests "$@"
   exit
 fi
+echo "== DocC documentation of CatalogClient"
+scripts/docs.sh
+echo "== swift test"
 run_tests --skip SoakTests
 echo "== soak test, ${CATALOG_SOAK_SECONDS:-40} s a round"
 run_tests --filter SoakTests

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(5))
-/// backoff.delay(afterFailures: 3)   // about 400 ms (320 to 480 ms)
+/// let third = backoff.delay(afterFailures: 3)   // about 400 ms (320 to 480 ms)
 /// ```
 public struct Backoff: Sendable, Hashable {
     /// The delay after the first failure, before jitter.

@@ -5,11 +5,18 @@ import Foundation
 struct PackageGraph {
     /// Each target's direct dependencies.
     var targets: [String: Set<String>]
+    /// The names of the products.
+    var products: Set<String>
 
     /// Reads the manifest of the package this file belongs to.
     static func load(filePath: String = #filePath) throws -> PackageGraph {
         let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
+        return try PackageGraph(manifestJSON: dumpPackage(at: root))
+    }
+
+    /// `swift package dump-package` of the package at `root`: its manifest as JSON.
+    static func dumpPackage(at root: URL) throws -> Data {
         // Its own scratch path: the build directory is locked while `swift test` runs.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("package-graph-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -23,12 +30,13 @@ struct PackageGraph {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ManifestUnreadable(status: process.terminationStatus) }
-        return try PackageGraph(manifestJSON: data)
+        return data
     }
 
     init(manifestJSON: Data) throws {
         let manifest = try JSONDecoder().decode(Manifest.self, from: manifestJSON)
         targets = Dictionary(uniqueKeysWithValues: manifest.targets.map { ($0.name, Set($0.dependencies.compactMap(\.name))) })
+        products = Set(manifest.products.map(\.name))
     }
 
     func directDependencies(of target: String) -> Set<String> { targets[target] ?? [] }
@@ -50,9 +58,14 @@ struct ManifestUnreadable: Error, CustomStringConvertible {
     var description: String { "swift package dump-package exited with status \(status)" }
 }
 
-/// The parts of `dump-package`'s JSON that name dependencies.
+/// The parts of `dump-package`'s JSON that name products and dependencies.
 private struct Manifest: Decodable {
     var targets: [Target]
+    var products: [Product]
+
+    struct Product: Decodable {
+        var name: String
+    }
 
     struct Target: Decodable {
         var name: String

@@ -64,6 +64,11 @@ public struct CategoriesClient: Sendable {
     /// Changes the given fields of category `id`.
     ///
     /// - Parameters:
+    ///   - id: The category.
+    ///   - name: A new name, 1 to 50 characters; its slug must be free.
+    ///   - color: A new colour, `#RRGGBB`.
+    ///   - icon: A new symbol name.
+    ///   - isDefault: Whether it is a default category, which cannot be deleted or merged away.
     ///   - expectedRevision: When set, the update happens only if the category is still at
     ///     this revision; otherwise ABORTED, reason `revisionMismatch`.
     ///   - options: Per-call settings such as a timeout or a token.
@@ -85,6 +90,7 @@ public struct CategoriesClient: Sendable {
     /// Deletes category `id` and says what happened to its items.
     ///
     /// - Parameters:
+    ///   - id: The category.
     ///   - items: What to do with its items: `reject` (the default: FAILED_PRECONDITION
     ///     `categoryNotEmpty` if it has any), `delete`, `move` (to `moveTo`) or `unassign`.
     ///   - moveTo: The category that receives the items with `.move`.
@@ -131,7 +137,11 @@ public struct CategoriesClient: Sendable {
 
     /// Moves the items of `sourceIds` into `targetId` and deletes the sources.
     ///
-    /// - Parameter dryRun: Reports what would happen without changing anything.
+    /// - Parameters:
+    ///   - sourceIds: The categories merged away.
+    ///   - targetId: The category that receives their items.
+    ///   - dryRun: Reports what would happen without changing anything.
+    ///   - options: Per-call settings such as a timeout or a token.
     /// - Throws: `RPCError` FAILED_PRECONDITION `defaultCategory` for a default source;
     ///   NOT_FOUND with the first missing id.
     public func merge(

@@ -23,7 +23,9 @@ import RPCCore
 /// }
 /// ```
 public struct FilterWatch: AsyncSequence, Sendable {
+    /// Each element is an event of the filter.
     public typealias Element = FilterEvent
+    /// Iteration throws `RPCError`, declared untyped.
     public typealias Failure = any Error
 
     let runner: CallRunner
@@ -32,6 +34,7 @@ public struct FilterWatch: AsyncSequence, Sendable {
     let backoff: Backoff
     let onInterruption: @Sendable (RPCError) -> Void
 
+    /// An iterator; iteration starts the call.
     public func makeAsyncIterator() -> Iterator {
         Iterator(watch: self)
     }
@@ -53,10 +56,12 @@ public struct FilterWatch: AsyncSequence, Sendable {
             self.deadline = watch.runner.streamOptions(watch.options).timeout.map { .now + $0 }
         }
 
+        /// Waits for the next event; `nil` when the task is cancelled. Throws `RPCError`.
         public mutating func next() async throws -> FilterEvent? {
             try await next(isolation: nil)
         }
 
+        /// Waits for the next event on the caller's actor, as ``next()`` does.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> FilterEvent? {
             while !ended {
                 if Task.isCancelled { return end() }

@@ -6,7 +6,7 @@ import RPCCore
 /// ```swift
 /// let state = try await catalog.filters.select("formations", optionId: 3)
 /// _ = try await catalog.filters.togglePresentation("formations")
-/// for try await event in catalog.filters.watch("formations") { … }
+/// for try await event in catalog.filters.watch("formations") { print(event.kind, event.revision) }
 /// ```
 ///
 /// `get` and `list` are retried on UNAVAILABLE (see ``RetryPolicy``); writes never are.
@@ -55,6 +55,8 @@ public struct FiltersClient: Sendable {
     /// Selects `optionId` in filter `filterId`, or "all" when `nil`.
     ///
     /// - Parameters:
+    ///   - filterId: The filter, e.g. `"categories"`.
+    ///   - optionId: The option to select; `nil` selects "all".
     ///   - toggle: Selecting the option that is already selected clears the selection.
     ///   - options: Per-call settings such as a timeout or a token.
     /// - Throws: `RPCError` NOT_FOUND `unknownOption` for an option the filter does not have.
@@ -97,6 +99,7 @@ public struct FiltersClient: Sendable {
     /// changes after that revision. Nothing is sent until iteration starts.
     ///
     /// - Parameters:
+    ///   - filterId: The filter, e.g. `"categories"`.
     ///   - sinceRevision: Resume after this revision, e.g. the last one a previous run saw.
     ///   - delivery: `.latest` (default) may skip states a slow reader missed;
     ///     `.everyChange` delivers each one or fails with OUT_OF_RANGE.

@@ -7,7 +7,9 @@ import RPCCore
 /// Iteration ends after the last answer of a call that ended OK and throws `RPCError` for any
 /// other end, e.g. when the server goes away. Releasing the sequence, or `cancel()`, ends the call.
 public struct HealthWatch: AsyncSequence, Sendable {
+    /// Each element is a serving status.
     public typealias Element = HealthCheckResponse
+    /// Iteration throws `RPCError`, declared untyped.
     public typealias Failure = any Error
 
     private let responses: ResponseStream<HealthCheckResponse>
@@ -17,6 +19,7 @@ public struct HealthWatch: AsyncSequence, Sendable {
     /// Abandons the call.
     public func cancel() { responses.cancel() }
 
+    /// An iterator over the responses.
     public func makeAsyncIterator() -> Iterator { Iterator(responses: responses.makeAsyncIterator()) }
 
     /// Reads the answers one by one.
@@ -25,10 +28,13 @@ public struct HealthWatch: AsyncSequence, Sendable {
 
         init(responses: ResponseStream<HealthCheckResponse>.Iterator) { self.responses = responses }
 
+        /// Waits for the next answer; `nil` after the last one of a call that ended OK. Throws
+        /// `RPCError`.
         public mutating func next() async throws -> HealthCheckResponse? {
             try await responses.next(isolation: nil)
         }
 
+        /// Waits for the next answer on the caller's actor, as ``next()`` does.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> HealthCheckResponse? {
             try await responses.next(isolation: actor)
         }

@@ -55,6 +55,11 @@ public struct ItemsClient: Sendable {
     ///
     /// - Parameters:
     ///   - title: The title; required.
+    ///   - summary: A short description.
+    ///   - level: The level, e.g. `"Débutant"`.
+    ///   - duration: How long the item takes, as free text, e.g. `"2 jours"`.
+    ///   - price: The price, an amount and a currency.
+    ///   - imageURL: The URL of its image.
     ///   - categoryId: An existing category; NOT_FOUND (with `details["id"]`) otherwise.
     ///   - options: Per-call settings such as a timeout or a token.
     /// - Throws: `RPCError`, INVALID_ARGUMENT with `field` for an invalid field.

@@ -5,7 +5,9 @@ import RPCCore
 /// Iteration ends after the last message of a call that ended OK and throws `RPCError` for
 /// any other end. Releasing the stream before its end cancels the call.
 public final class RawResponseStream: AsyncSequence, Sendable {
+    /// Each element is a response message, as JSON bytes.
     public typealias Element = [UInt8]
+    /// Iteration throws `RPCError`, declared untyped.
     public typealias Failure = any Error
 
     private let call: any ClientCallStream
@@ -17,16 +19,20 @@ public final class RawResponseStream: AsyncSequence, Sendable {
     /// Abandons the call.
     public func cancel() { call.cancel() }
 
+    /// An iterator over the responses.
     public func makeAsyncIterator() -> Iterator { Iterator(stream: self) }
 
     /// Reads response messages one by one.
     public struct Iterator: AsyncIteratorProtocol {
         let stream: RawResponseStream
 
+        /// Waits for the next response message; `nil` after the last one of a call that ended
+        /// OK. Throws `RPCError`.
         public mutating func next() async throws -> [UInt8]? {
             try await next(isolation: nil)
         }
 
+        /// Waits for the next response message on the caller's actor, as ``next()`` does.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> [UInt8]? {
             let call = stream.call
             do {

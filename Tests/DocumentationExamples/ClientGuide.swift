@@ -1,0 +1,79 @@
+import CatalogClient
+
+// docs/client.md
+
+/// "Connecting".
+func clientGuideConnecting() async throws {
+    let catalog = try await CatalogClient.connect(host: "127.0.0.1", port: 50051, bearerToken: token)
+    // … calls …
+    await catalog.close()
+}
+
+/// The services.
+func clientGuideServices(catalog: CatalogClient) async throws {
+    let books = try await catalog.categories.create(name: "Books", icon: "book")
+    let page = try await catalog.catalog.listItems(categoryId: books.id, sort: .price, pageSize: 20)
+    if let first = page.items.first {
+        _ = try await catalog.catalog.updateItem(id: first.id, summary: .clear)   // .unchanged, .clear or .set(x)
+    }
+    let order = try await catalog.categories.move(id: books.id, direction: .up)
+    let report = try await catalog.categories.delete(id: books.id, items: .unassign, dryRun: true)
+    let status = try await catalog.health.check()                                // .serving
+    _ = (order, report, status)
+}
+
+/// "Configuration".
+func clientGuideConfiguration() async throws {
+    var configuration = CatalogClient.Configuration.defaults
+    configuration.defaultCallOptions.timeout = .seconds(5)
+    configuration.connection.keepaliveInterval = .seconds(30)
+    configuration.retry = RetryPolicy(maxAttempts: 5, backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(1)))
+    configuration.reconnectBackoff = Backoff(initial: .milliseconds(200), maximum: .seconds(10))
+    let client = try await CatalogClient.connect(host: "catalog.example.com", port: 50051, configuration: configuration)
+    await client.close()
+}
+
+/// "Per-call options".
+func clientGuideCallOptions(catalog: CatalogClient, otherToken: String) async throws {
+    let item = try await catalog.catalog.getItem(id: 42, options: .timeout(.seconds(2)))
+
+    var options = CallOptions(timeout: .seconds(2), compression: .gzip)
+    options.bearerToken = otherToken                       // authorization: Bearer …
+    options.metadata.add("x-request-id", "b7e1")
+    _ = try await catalog.categories.stats(options: options)
+    _ = item
+}
+
+/// "Errors".
+func clientGuideErrors(catalog: CatalogClient) async throws {
+    do {
+        _ = try await catalog.categories.create(name: "Books")
+    } catch let error as RPCError where error.reason == "duplicateName" {
+        print("taken by category \(error.details["id"]?.intValue ?? 0)")
+    }
+}
+
+/// "Watching a filter".
+func clientGuideWatch(catalog: CatalogClient) async throws {
+    for try await event in catalog.filters.watch("formations", delivery: .everyChange) {
+        if let state = event.state {
+            print(state.revision, state.selectedId.map { "option \($0)" } ?? "all")
+        }
+    }
+}
+
+/// "Raw calls".
+func clientGuideRawCalls(catalog: CatalogClient) async throws {
+    let responses = try await catalog.raw.call("catalog.v1.Categories/Get", request: Array(#"{"id": 3}"#.utf8))
+    for try await message in responses {
+        print(String(decoding: message, as: UTF8.self))
+    }
+}
+
+/// "TLS".
+func clientGuideTLS() async throws {
+    let catalog = try await CatalogClient.connect(
+        host: "catalog.example.com", port: 443, bearerToken: token,
+        tls: ClientTLS(caFile: "ca.pem"))
+    await catalog.close()
+}

@@ -1,0 +1,14 @@
+// swift-tools-version:6.0
+// The manifest of a package that uses the client library, as docs/client.md shows it; a test
+// reads it with `swift package dump-package`. It is never built.
+import PackageDescription
+
+let package = Package(
+    name: "MyApp",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "catalog", path: "../../..")],
+    targets: [
+        // Package.swift
+        .target(name: "MyApp", dependencies: [.product(name: "CatalogClient", package: "catalog")])
+    ]
+)
