@@ -15,8 +15,20 @@ final class FilterSubscription: ResponseSource {
         case resume(after: Int64, syncedAt: Int64)
     }
 
+    /// The snapshot still to send: out of line, so that once it is sent a subscriber keeps a
+    /// pointer's room for it rather than a whole `FilterState`.
+    private final class PendingSnapshot: Sendable {
+        let state: FilterState
+        let reset: Bool
+
+        init(_ state: FilterState, reset: Bool) {
+            self.state = state
+            self.reset = reset
+        }
+    }
+
     private struct State {
-        var snapshot: (state: FilterState, reset: Bool)?
+        var snapshot: PendingSnapshot?
         /// The revision of the last state this subscriber received (or resumed after).
         var delivered: Int64
         /// Synced is still to be sent once `delivered` reaches it.
@@ -54,7 +66,7 @@ final class FilterSubscription: ResponseSource {
         let initial: State
         switch start {
         case .snapshot(let snapshot, let reset):
-            initial = State(snapshot: (snapshot, reset), delivered: snapshot.revision, syncAt: snapshot.revision, lastSent: .now)
+            initial = State(snapshot: PendingSnapshot(snapshot, reset: reset), delivered: snapshot.revision, syncAt: snapshot.revision, lastSent: .now)
         case .resume(let after, let syncedAt):
             initial = State(delivered: after, syncAt: syncedAt, lastSent: .now)
         }
