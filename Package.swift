@@ -222,6 +222,7 @@ let package = Package(
         .testTarget(
             name: "RPCCoreTests",
             dependencies: [
+                "TestSupport",
                 "RPCCore",
                 "CatalogAPI",
                 .product(name: "PropertyBased", package: "swift-property-based"),

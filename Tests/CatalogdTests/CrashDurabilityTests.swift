@@ -4,6 +4,7 @@ import Foundation
 import RPCCore
 import RPCHTTP2
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -454,20 +455,5 @@ actor Ledger {
         items = observed.items
         categories = observed.categories
         pending = [:]
-    }
-}
-
-/// A small seeded generator, so a failing run's mix of writes can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RPCCore
 import Testing
+import TestSupport
 
 @Suite("Base64")
 struct Base64Tests {

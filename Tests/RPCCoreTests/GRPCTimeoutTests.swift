@@ -1,5 +1,6 @@
 import RPCCore
 import Testing
+import TestSupport
 
 @Suite("GRPCTimeout")
 struct GRPCTimeoutTests {

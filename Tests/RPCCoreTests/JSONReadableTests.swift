@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import RPCCore
+import TestSupport
 
 /// The requests that read their own JSON (`JSONReadable`) must decode exactly as Foundation's
 /// decoder does: the same value, or an error where it fails.

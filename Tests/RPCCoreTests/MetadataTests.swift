@@ -1,6 +1,7 @@
 import Foundation
 import RPCCore
 import Testing
+import TestSupport
 
 @Suite("Metadata")
 struct MetadataTests {

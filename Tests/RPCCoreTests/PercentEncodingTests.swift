@@ -1,5 +1,6 @@
 import RPCCore
 import Testing
+import TestSupport
 
 @Suite("PercentEncoding")
 struct PercentEncodingTests {

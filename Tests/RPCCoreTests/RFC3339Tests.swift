@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RPCCore
+import TestSupport
 
 @Suite("RFC 3339 timestamps")
 struct RFC3339Tests {

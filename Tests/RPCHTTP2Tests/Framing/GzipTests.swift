@@ -2,6 +2,7 @@ import RPCCore
 import Testing
 
 @testable import RPCHTTP2
+import TestSupport
 
 @Suite("Gzip")
 struct GzipTests {

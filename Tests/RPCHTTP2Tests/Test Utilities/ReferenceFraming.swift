@@ -1,3 +1,5 @@
+import TestSupport
+
 /// A gRPC length-prefixed encoding written independently of `FramedMessage`, to compare the
 /// code under test against.
 enum ReferenceFraming {
