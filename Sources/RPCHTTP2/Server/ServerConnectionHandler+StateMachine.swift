@@ -34,8 +34,12 @@ extension ServerConnectionHandler {
             self.state = .waiting(drainRequested: false)
         }
 
-        /// Whether reads, writes, timers and calls are still handled.
-        var isOpen: Bool { state != .closing }
+        /// Whether reads, writes, timers and calls are still handled. (A pattern, not `!=`: it
+        /// is asked on every read, write and call event.)
+        var isOpen: Bool {
+            if case .closing = state { return false }
+            return true
+        }
 
         enum ActiveAction: Equatable {
             /// Already active.
@@ -122,7 +126,7 @@ extension ServerConnectionHandler {
 
         /// `refusedConnectionTimeout` is over.
         mutating func refusalTimerFired() -> RefusalTimerAction {
-            if state == .closing { return .close }
+            if !isOpen { return .close }
             state = .closing
             return .goAwayAndClose
         }
