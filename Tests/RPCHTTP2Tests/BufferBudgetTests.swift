@@ -105,6 +105,31 @@ struct BufferBudgetTests {
         }
     }
 
+    @Test("a call answered before it started, whose request never ends, is reset NO_ERROR after the request body timeout")
+    func rejectedCallWithOpenRequest() async throws {
+        try await withTestServer(configure: { $0.requestBodyTimeout = .milliseconds(300) }) { server in
+            let port = server.port
+            let frames = try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
+                defer { raw.close() }
+                try raw.sendPreface()
+                try raw.sendHeaders(
+                    streamID: 1, headers: RawHTTP2Connection.grpcRequestHeaders(path: "/no.such.v1.Service/Call"), endStream: false)
+                _ = try raw.readUntil { $0.type == .rstStream && $0.streamID == 1 }
+                try raw.sendEchoGet(streamID: 3, text: "after")
+                _ = try raw.readUntil { $0.type == .headers && $0.streamID == 3 && $0.isEndStream }
+                return raw.receivedFrames
+            }
+            let onFirst = frames.filter { $0.streamID == 1 }
+            // Answered in full (trailers-only UNIMPLEMENTED), the client is told to stop sending,
+            // without error (RFC 9113 §8.1), and nothing else is sent on the stream.
+            #expect(onFirst.map(\.type) == [.headers, .rstStream], "\(frames)")
+            #expect(onFirst.first?.isEndStream == true, "\(frames)")
+            #expect(onFirst.last?.rstStreamErrorCode == HTTP2ErrorCode.noError, "\(frames)")
+            #expect(frames.contains { $0.streamID == 3 && $0.type == .data }, "\(frames)")
+        }
+    }
+
     @Test("a client that opens no flow-control window gets its calls reset past the budget, then after the stall timeout")
     func zeroWindowReader() async throws {
         try await withTestServer(configure: { configuration in

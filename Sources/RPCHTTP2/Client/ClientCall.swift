@@ -23,7 +23,7 @@ final class ClientCall: ClientCallStream {
     }
 
     /// Binds the loop-side state; called once on the event loop when the stream opens.
-    func attach(_ state: ClientStreamState) {
+    func attach(_ state: ClientStream) {
         stream.state = NIOLoopBound(state, eventLoop: eventLoop)
     }
 
@@ -70,9 +70,9 @@ final class ClientCall: ClientCallStream {
 
 /// The loop-side state of a call, set once the stream is open.
 private final class StreamSlot: Sendable {
-    private let value = Mutex<NIOLoopBound<ClientStreamState>?>(nil)
+    private let value = Mutex<NIOLoopBound<ClientStream>?>(nil)
 
-    var state: NIOLoopBound<ClientStreamState>? {
+    var state: NIOLoopBound<ClientStream>? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
     }

@@ -12,14 +12,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private let scheme: String
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
-    private var streams: [Int32: ClientStreamState] = [:]
+    private var streams: [Int32: ClientStream] = [:]
     private var isReading = false
     private var flushScheduled = false
     /// Open, or closing: no new call can start (GOAWAY sent or received, or a failure).
     private var state = StateMachine()
     private var keepalive: KeepalivePinger?
     /// The response header blocks' decoding cost (an HPACK bomb from the server ends the connection).
-    private var headerBlock = HeaderBlockBudget(limit: ClientStreamState.maxHeaderListSize)
+    private var headerBlock = HeaderBlockBudget(limit: ClientStream.maxHeaderListSize)
     /// Why a callback stopped nghttp2, when one did.
     private var stopReason: String?
 
@@ -127,11 +127,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         if let timeout = options.timeout { headers.append(("grpc-timeout", GRPCTimeout.format(timeout))) }
         headers.append(contentsOf: options.metadata.headerFields)
 
-        let state = ClientStreamState(
+        let state = ClientStream(
             call: call,
             compression: options.compression,
             maxMessageSize: configuration.maxReceiveMessageSize,
-            maxHeaderListSize: ClientStreamState.maxHeaderListSize
+            maxHeaderListSize: ClientStream.maxHeaderListSize
         )
         guard let id = session.submitRequest(headers: headers) else {
             throw RPCError(.unavailable, "the connection cannot open more streams")
@@ -147,7 +147,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         scheduleFlush()
     }
 
-    func send(_ message: [UInt8], framed: Bool, endOfStream: Bool, on state: ClientStreamState,
+    func send(_ message: [UInt8], framed: Bool, endOfStream: Bool, on state: ClientStream,
               continuation: CheckedContinuation<Void, any Error>) {
         guard let session, !state.finished, streams[state.id] === state else {
             // The response already ended; its status, not this send, is the call's outcome.
@@ -161,7 +161,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     /// Ends a call early with `error` and resets its stream.
-    func cancel(_ state: ClientStreamState, error: RPCError) {
+    func cancel(_ state: ClientStream, error: RPCError) {
         state.finish(error)
         if streams[state.id] === state {
             session?.submitReset(streamID: state.id, errorCode: HTTP2ErrorCode.cancel)
@@ -169,7 +169,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    func returnWithheldCredit(_ state: ClientStreamState) {
+    func returnWithheldCredit(_ state: ClientStream) {
         guard streams[state.id] === state else { return }
         session?.consume(streamID: state.id, count: state.takeWithheldBytes())
         scheduleFlush()
@@ -260,7 +260,7 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         case FrameType.headers:
             guard let state = streams[frame.streamID] else { return }
             state.headersEnded(endStream: frame.endStream)
-            if state.finished && !state.requestEnded {
+            if state.stopsRequest {
                 // The server answered before the request ended: stop sending it.
                 session?.submitReset(streamID: state.id, errorCode: HTTP2ErrorCode.cancel)
             }

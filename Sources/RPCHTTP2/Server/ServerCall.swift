@@ -9,13 +9,13 @@ final class ServerCall: ServerCallStream {
     let mailbox: InboundMailbox
     let abort = AbortSignal()
     private let eventLoop: any EventLoop
-    private let stream: NIOLoopBound<ServerStreamState>
+    private let stream: NIOLoopBound<ServerStream>
     private let connection: NIOLoopBound<ServerConnectionHandler>
     private let wakeQueue: SourceWakeQueue
     private let streamID: Int32
 
     init(
-        head: RequestHead, route: Route, stream: ServerStreamState, connection: ServerConnectionHandler,
+        head: RequestHead, route: Route, stream: ServerStream, connection: ServerConnectionHandler,
         wakeQueue: SourceWakeQueue, eventLoop: any EventLoop
     ) {
         self.head = head

@@ -5,7 +5,7 @@ import RPCCore
 /// whose request or response timed out.
 extension ServerConnectionHandler {
     /// Brings the connection's count of held bytes up to date with `stream`'s.
-    func account(_ stream: ServerStreamState) {
+    func account(_ stream: ServerStream) {
         let held = stream.heldBytes
         guard held != stream.accountedBytes else { return }
         buffered.change(by: held - stream.accountedBytes)
@@ -14,7 +14,7 @@ extension ServerConnectionHandler {
     }
 
     /// `stream` is gone: what it held is no longer the connection's.
-    func release(_ stream: ServerStreamState) {
+    func release(_ stream: ServerStream) {
         buffered.change(by: -stream.accountedBytes)
         stream.accountedBytes = 0
     }
@@ -42,9 +42,9 @@ extension ServerConnectionHandler {
         }
     }
 
-    /// Ends `stream`'s call before its time (`ServerStreamState.abandon`), counting why.
+    /// Ends `stream`'s call before its time (`ServerStream.abandon`), counting why.
     private func endEarly(
-        _ stream: ServerStreamState, _ reason: ServerMetrics.EarlyEnd, _ trailers: ResponseTrailers, resetCode: UInt32,
+        _ stream: ServerStream, _ reason: ServerMetrics.EarlyEnd, _ trailers: ResponseTrailers, resetCode: UInt32,
         session: NGHTTP2Session
     ) {
         metrics.endedEarly(reason)

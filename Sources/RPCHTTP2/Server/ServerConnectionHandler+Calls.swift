@@ -4,7 +4,7 @@ import RPCCore
 /// Starting calls: a complete request head becomes a refusal, a rejection, an inline call or a
 /// call for the connection's task.
 extension ServerConnectionHandler {
-    func endRequest(on stream: ServerStreamState) {
+    func endRequest(on stream: ServerStream) {
         stream.receiveEndOfStream()
         queueInlineAnswer(for: stream)
     }
@@ -12,7 +12,7 @@ extension ServerConnectionHandler {
     /// Notes an inline call whose request is complete; it is answered once the read that
     /// completed it is processed, so that a call the same read also cancelled (a rapid reset)
     /// costs no handler and no response.
-    func queueInlineAnswer(for stream: ServerStreamState) {
+    func queueInlineAnswer(for stream: ServerStream) {
         if stream.inlineRequestIsComplete { readyInlineCalls.append(stream) }
     }
 
@@ -26,7 +26,7 @@ extension ServerConnectionHandler {
         }
     }
 
-    func startCall(on stream: ServerStreamState) {
+    func startCall(on stream: ServerStream) {
         guard let session, let context, let wakeQueue else { return }
         let headers = stream.takeHeaders()
         if headers.path != nil { recentRequest = headers.reusable }
@@ -78,7 +78,7 @@ extension ServerConnectionHandler {
     }
 
     /// Answers a call to `path` that does not start with `rejected`, trailers-only.
-    func answer(_ stream: ServerStreamState, _ rejected: RequestValidation.Rejected, path: String?, session: NGHTTP2Session) {
+    func answer(_ stream: ServerStream, _ rejected: RequestValidation.Rejected, path: String?, session: NGHTTP2Session) {
         let path = path ?? ""
         stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code, metrics: metrics.method(forPath: path))
         _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)

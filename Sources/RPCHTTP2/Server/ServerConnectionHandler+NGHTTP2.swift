@@ -28,7 +28,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
         clientStreams.opened(streamID)
-        streams.insert(ServerStreamState(
+        streams.insert(ServerStream(
             id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, recent: recentRequest,
             timed: metrics.isRecording || accessLog != nil, accessLog: accessLog))
         metrics.streams.increment()

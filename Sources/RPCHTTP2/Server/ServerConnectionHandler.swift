@@ -17,7 +17,7 @@ import RPCCore
 ///
 /// Touched only on the connection's event loop, and never re-entered while one of its
 /// properties is being changed, so its stored properties skip Swift's run-time exclusivity
-/// checks (`@exclusivity(unchecked)`), as do `ServerStreamState`'s: on this path every
+/// checks (`@exclusivity(unchecked)`), as do `ServerStream`'s: on this path every
 /// property access would otherwise pay a thread-local lookup.
 final class ServerConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
@@ -92,7 +92,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// The route of the last call that started, and its path (see `RequestValidation.validate`).
     @exclusivity(unchecked) var recentRoute: (path: String, route: Route)?
     /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
-    @exclusivity(unchecked) var readyInlineCalls: [ServerStreamState] = []
+    @exclusivity(unchecked) var readyInlineCalls: [ServerStream] = []
     /// What the streams hold for their calls, against the connection's and the server's budgets.
     @exclusivity(unchecked) var buffered: BufferedBytes
     /// When streams are swept for the request and send timeouts; `nil`: never.
@@ -237,7 +237,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     // MARK: Calls → connection (on the event loop)
 
-    func send(_ message: [UInt8], on stream: ServerStreamState, initialMetadata: Metadata,
+    func send(_ message: [UInt8], on stream: ServerStream, initialMetadata: Metadata,
               continuation: CheckedContinuation<Void, any Error>) {
         guard let session, stream.isActive, state.isOpen else {
             continuation.resume(throwing: RPCError(.cancelled, "the stream was closed"))
@@ -250,14 +250,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         scheduleFlush()
     }
 
-    func finish(_ stream: ServerStreamState, lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
+    func finish(_ stream: ServerStream, lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
         guard let session, state.isOpen, streams[stream.id] === stream else { return }
         stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, session: session)
         account(stream)
         scheduleFlush()
     }
 
-    func attach(_ source: any ResponseSource, to stream: ServerStreamState, initialMetadata: Metadata) {
+    func attach(_ source: any ResponseSource, to stream: ServerStream, initialMetadata: Metadata) {
         guard let session, state.isOpen, streams[stream.id] === stream else {
             source.streamClosed()
             return
@@ -277,7 +277,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         flush()
     }
 
-    func returnWithheldCredit(_ stream: ServerStreamState) {
+    func returnWithheldCredit(_ stream: ServerStream) {
         guard let session, streams[stream.id] === stream else { return }
         session.consume(streamID: stream.id, count: stream.takeWithheldBytes())
         scheduleFlush()

@@ -2,14 +2,14 @@ import NIOCore
 import RPCCore
 
 /// One request stream on the connection's event loop: its headers, deframer, response
-/// buffer and the call it feeds (a task's `ServerCall`, or an inline request). Touched only
-/// on the event loop, so its stored properties skip run-time exclusivity checks (see
+/// buffer and the call it feeds (a task's `ServerCall`, or an inline request). Its
+/// `StateMachine` decides what each event means; the stream does what it answers. Touched
+/// only on the event loop, so its stored properties skip run-time exclusivity checks (see
 /// `ServerConnectionHandler`).
-final class ServerStreamState {
+final class ServerStream {
     let id: Int32
     @exclusivity(unchecked) var headers: RequestHeaders
-    /// Whether the call started or was answered: HEADERS after that are trailers.
-    @exclusivity(unchecked) private(set) var started = false
+    @exclusivity(unchecked) private(set) var machine = StateMachine()
     @exclusivity(unchecked) private(set) var call: ServerCall?
     /// The request of an inline call (`Route.runsInline`) as it arrives.
     @exclusivity(unchecked) private var inline: InlineRequest?
@@ -18,15 +18,8 @@ final class ServerStreamState {
     @exclusivity(unchecked) private var contentType = ContentType.grpc
 
     @exclusivity(unchecked) private var outbound = OutboundBody()
-    @exclusivity(unchecked) private var trailers: ResponseTrailers?
-    /// Whether the response headers went out (or are queued).
-    @exclusivity(unchecked) private(set) var responseStarted = false
     /// The connection's read (its count of reads so far) that brought this stream's HEADERS.
     let openedInRead: UInt64
-    @exclusivity(unchecked) private(set) var finished = false
-    @exclusivity(unchecked) private var requestEnded = false
-    /// Whether the client ended its side of the stream (END_STREAM).
-    @exclusivity(unchecked) private(set) var clientEnded = false
     /// The bytes the connection counts this stream as holding (see `heldBytes`).
     @exclusivity(unchecked) var accountedBytes = 0
     @exclusivity(unchecked) var watch = StreamWatch()
@@ -38,8 +31,6 @@ final class ServerStreamState {
     private let openedAt: ContinuousClock.Instant?
     /// The metrics of the call's method, once its path is known.
     @exclusivity(unchecked) private var metrics: MethodMetrics?
-    /// Whether the call's end was recorded (metrics and access log).
-    @exclusivity(unchecked) private var endRecorded = false
     private let accessLog: AccessLog?
     /// What the access log will say about this call; `nil` when access logging is off.
     @exclusivity(unchecked) private var accessEntry: AccessLogEntry?
@@ -63,8 +54,14 @@ final class ServerStreamState {
         return taken
     }
 
+    /// Whether the call started or was answered: a header block after that is trailers.
+    var started: Bool { machine.isStarted }
+
+    /// Whether the client ended its side of the stream (END_STREAM).
+    var clientEnded: Bool { machine.clientEnded }
+
     /// Whether a handler is attached and the stream still carries its call.
-    var isActive: Bool { call != nil && !finished }
+    var isActive: Bool { call != nil && !machine.isFinished }
 
     /// Bytes the stream holds for its call: request bytes not yet made into messages and
     /// response bytes not yet sent.
@@ -74,14 +71,17 @@ final class ServerStreamState {
     var responseWaiting: Bool { !outbound.isEmpty }
 
     /// Whether the whole response went to nghttp2, trailers included.
-    var responseComplete: Bool { finished && trailers == nil && outbound.isEmpty }
+    var responseComplete: Bool {
+        guard case .ended = machine.response else { return false }
+        return outbound.isEmpty
+    }
 
     // MARK: Request side
 
     /// Starts the call: in `call`'s task, or inline when `call` is `nil` (see
     /// `answerInlineCall`); `metrics` are its method's.
     func start(_ accepted: RequestValidation.Accepted, call: ServerCall?, maxMessageSize: Int, metrics: MethodMetrics) {
-        started = true
+        machine.callStarted()
         self.call = call
         if call == nil { inline = InlineRequest(route: accepted.route, head: accepted.head) }
         self.metrics = metrics
@@ -95,7 +95,7 @@ final class ServerStreamState {
     /// The call was answered before it started (`RequestValidation.Rejected`); `metrics` are
     /// those of the method at `path`.
     func rejected(path: String, caller: String?, code: StatusCode, metrics: MethodMetrics) {
-        started = true
+        machine.answeredBeforeStart()
         self.metrics = metrics
         accessEntry?.path = path
         accessEntry?.caller = caller
@@ -107,7 +107,7 @@ final class ServerStreamState {
         // and then simply never fires.
         let remaining = TimeAmount(ContinuousClock.now.duration(to: deadline))
         deadlineTimer = eventLoop.assumeIsolated().scheduleTask(in: remaining) { [weak self] in
-            guard let self, !self.finished else { return }
+            guard let self, !self.machine.isFinished else { return }
             connection.finish(self, lastMessage: nil, initialMetadata: [:],
                               trailers: ResponseTrailers(code: .deadlineExceeded, message: "deadline exceeded"))
             self.call?.abort.fire()
@@ -116,7 +116,7 @@ final class ServerStreamState {
 
     /// Takes body bytes; returns how many bytes flow control may credit back now.
     func receiveData(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard !requestEnded, !finished, inbound != nil else { return bytes.count }
+        guard machine.takesRequestBody else { return bytes.count }
         accessEntry?.requestBytes += bytes.count
         do {
             if let call {
@@ -139,8 +139,7 @@ final class ServerStreamState {
 
     /// The client half-closed the stream.
     func receiveEndOfStream() {
-        clientEnded = true
-        guard inbound != nil, !requestEnded else { return }
+        guard machine.clientEndedStream() else { return }
         do {
             try inbound?.checkEndOfStream()
             endRequest(nil)
@@ -151,7 +150,7 @@ final class ServerStreamState {
 
     /// The request ended: cleanly (`nil`) or with the status the call must end with.
     private func endRequest(_ error: RPCError?) {
-        requestEnded = true
+        guard machine.requestEnded() else { return }
         call?.mailbox.finish(error)
         inline?.failure = error
     }
@@ -159,8 +158,8 @@ final class ServerStreamState {
     /// Whether an inline call waits for its answer and its request is complete: ended,
     /// failed, or holding more than one message.
     var inlineRequestIsComplete: Bool {
-        guard !finished, let more = inline?.more else { return false }
-        return requestEnded || more
+        guard !machine.isFinished, let more = inline?.more else { return false }
+        return machine.request == .ended || more
     }
 
     /// Answers an inline call once its request is complete (`inlineRequestIsComplete`). The
@@ -220,7 +219,7 @@ final class ServerStreamState {
         _ message: [UInt8], session: NGHTTP2Session, initialMetadata: Metadata,
         writer: CheckedContinuation<Void, any Error>, highWatermark: Int
     ) {
-        startResponse(session, initialMetadata)
+        if machine.messageQueued() { submitResponseHeaders(session, initialMetadata) }
         appendResponse(message)
         outbound.wake(streamID: id, session: session)
         outbound.admit(writer, highWatermark: highWatermark)
@@ -228,7 +227,7 @@ final class ServerStreamState {
 
     /// Hands the response to `source` and pulls what it has.
     func attach(_ source: any ResponseSource, initialMetadata: Metadata, session: NGHTTP2Session, highWatermark: Int) {
-        guard !finished else {
+        guard !machine.isFinished else {
             source.streamClosed()
             return
         }
@@ -239,10 +238,10 @@ final class ServerStreamState {
 
     /// Queues what the attached source has, while at most `highWatermark` bytes wait.
     func pullSource(session: NGHTTP2Session, highWatermark: Int) {
-        pull: while let source, !finished, outbound.count <= highWatermark {
+        pull: while let source, !machine.isFinished, outbound.count <= highWatermark {
             switch source.next() {
             case .message(let message):
-                startResponse(session, sourceMetadata)
+                if machine.messageQueued() { submitResponseHeaders(session, sourceMetadata) }
                 appendResponse(message)
             case .idle:
                 break pull
@@ -266,11 +265,9 @@ final class ServerStreamState {
         accessEntry?.responseBytes += framedCount
     }
 
-    /// Records the call's end, once, before it reaches the peer: its method's metrics (when
-    /// the call got as far as a path) and the access log entry.
+    /// Records the call's end before it reaches the peer (once: when the state machine says
+    /// so): its method's metrics (when the call got as far as a path) and the access log entry.
     private func recordEnd(_ code: StatusCode) {
-        guard !endRecorded else { return }
-        endRecorded = true
         guard let openedAt else { return }
         let duration = openedAt.duration(to: .now)
         metrics?.record(code, after: duration)
@@ -279,10 +276,8 @@ final class ServerStreamState {
         accessLog.write(entry, code: code, duration: duration)
     }
 
-    /// Submits the response headers once; the body follows from `readData`.
-    private func startResponse(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
-        guard !responseStarted else { return }
-        responseStarted = true
+    /// Submits the response headers; the body follows from `readData`.
+    private func submitResponseHeaders(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
         if let block = plainResponse(initialMetadata) {
             _ = session.submitResponse(streamID: id, prepared: block, hasBody: true)
         } else {
@@ -293,24 +288,30 @@ final class ServerStreamState {
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, session: NGHTTP2Session) {
-        guard !finished else { return }
-        finished = true
+        let action = machine.finish(withMessage: lastMessage != nil, trailers: trailers)
+        if case .none = action { return }
         deadlineTimer?.cancel()
         releaseSource()
-        if !responseStarted && lastMessage == nil {
+        switch action {
+        case .none:
+            break
+        case .trailersOnly:
             recordEnd(trailers.code)
-            responseStarted = true
-            let fields = [(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields
-            // No RST_STREAM after it: nghttp2 would drop the queued HEADERS. Request bytes
-            // that still arrive are credited and discarded.
-            _ = session.submitResponse(streamID: id, headers: fields, hasBody: false)
-            return
+            submitTrailersOnly(trailers, session: session)
+        case .drain(let submitHeaders):
+            if submitHeaders { submitResponseHeaders(session, initialMetadata) }
+            if let lastMessage { appendResponse(lastMessage) }
+            recordEnd(trailers.code)  // after the last message, which the access log counts
+            outbound.wake(streamID: id, session: session)
         }
-        startResponse(session, initialMetadata)
-        if let lastMessage { appendResponse(lastMessage) }
-        recordEnd(trailers.code)
-        self.trailers = trailers
-        outbound.wake(streamID: id, session: session)
+    }
+
+    /// Answers with the status alone: one header block with END_STREAM.
+    private func submitTrailersOnly(_ trailers: ResponseTrailers, session: NGHTTP2Session) {
+        let fields = [(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields
+        // No RST_STREAM after it: nghttp2 would drop the queued HEADERS. Request bytes that
+        // still arrive are credited and discarded.
+        _ = session.submitResponse(streamID: id, headers: fields, hasBody: false)
     }
 
     /// Answers nghttp2's body read.
@@ -322,13 +323,12 @@ final class ServerStreamState {
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if count > 0 { watch.sent() }
-        if outbound.isEmpty, let trailers {
+        if outbound.isEmpty, let trailers = machine.bodySent() {
             if trailers.isPlainOK {
                 session.submitTrailers(streamID: id, prepared: Self.okTrailers)
             } else {
                 session.submitTrailers(streamID: id, headers: trailers.headerFields)
             }
-            self.trailers = nil
             return .bytes(count: count, endOfData: true, endStream: false)
         }
         return outbound.answer(count)
@@ -337,19 +337,17 @@ final class ServerStreamState {
     /// Ends the call before its time and lets go of the bytes it holds: `trailers` answer it
     /// when its response has not started (trailers-only), RST_STREAM `resetCode` otherwise.
     func abandon(trailers: ResponseTrailers, resetCode: UInt32, session: NGHTTP2Session) {
-        if !finished && !responseStarted {
-            finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, session: session)
-        } else {
+        switch machine.abandon() {
+        case .trailersOnly:
+            recordEnd(trailers.code)
+            submitTrailersOnly(trailers, session: session)
+        case .reset(let recordsEnd):
+            if recordsEnd { recordEnd(trailers.code) }
             session.submitReset(streamID: id, errorCode: resetCode)
-            if !finished {
-                finished = true
-                recordEnd(trailers.code)
-            }
         }
         // Credit withheld for unread messages goes back with them, or the connection's window shrinks for good.
         session.consume(streamID: id, count: takeWithheldBytes())
         inbound = nil
-        self.trailers = nil
         dropCall(RPCError(trailers.code, trailers.message))
         call?.abort.fire()
     }
@@ -362,14 +360,13 @@ final class ServerStreamState {
         inline = nil
         outbound.removeAll()
         outbound.failWriter(error)
-        if !requestEnded { endRequest(error) }
+        endRequest(error)
     }
 
     /// The stream is gone (reset, closed, connection lost): stop the call.
     func close() {
         dropCall(Self.closedError)
-        if !finished {
-            finished = true
+        if machine.streamClosed() {
             recordEnd(.cancelled)
             call?.abort.fire()
         }
@@ -378,7 +375,7 @@ final class ServerStreamState {
     }
 }
 
-extension ServerStreamState {
+extension ServerStream {
     /// What a call still running on a closed stream is told.
     fileprivate static let closedError = RPCError(.cancelled, "the stream was closed")
 }

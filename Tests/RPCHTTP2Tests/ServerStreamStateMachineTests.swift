@@ -1,0 +1,125 @@
+import RPCCore
+import Testing
+
+@testable import RPCHTTP2
+
+@Suite("Server stream state machine")
+struct ServerStreamStateMachineTests {
+    typealias Machine = ServerStream.StateMachine
+
+    static let ok = ResponseTrailers.ok()
+    static let failed = ResponseTrailers(code: .invalidArgument, message: "bad")
+
+    /// A machine whose call started.
+    static func started() -> Machine {
+        var machine = Machine()
+        machine.callStarted()
+        return machine
+    }
+
+    @Test("the request head arrives, then the body; a header block after the start is trailers")
+    func requestHalf() {
+        var machine = Machine()
+        #expect(!machine.isStarted)
+        #expect(!machine.takesRequestBody, "no deframer before the call starts")
+        machine.callStarted()
+        #expect(machine.isStarted)
+        #expect(machine.takesRequestBody)
+        #expect(machine.clientEndedStream() == true, "END_STREAM while the body arrives: the deframer checks the end")
+        #expect(machine.clientEnded)
+        #expect(machine.requestEnded() == true, "the reader is told once")
+        #expect(machine.requestEnded() == false)
+        #expect(!machine.takesRequestBody)
+        #expect(machine.request == .ended)
+    }
+
+    @Test("a failed request tells the reader once; the client's END_STREAM after it checks nothing")
+    func requestFailure() {
+        var machine = Self.started()
+        #expect(machine.requestEnded() == true)
+        #expect(!machine.clientEnded)
+        #expect(machine.clientEndedStream() == false)
+        #expect(machine.clientEnded)
+    }
+
+    @Test("a streamed response: headers once, then the trailers once the body is sent")
+    func streamedResponse() {
+        var machine = Self.started()
+        #expect(machine.messageQueued() == true, "the first message submits the response headers")
+        #expect(machine.messageQueued() == false)
+        #expect(machine.responseStarted && !machine.isFinished)
+        #expect(machine.bodySent() == nil, "no trailers while the call runs")
+        #expect(machine.finish(withMessage: false, trailers: Self.ok) == .drain(submitHeaders: false))
+        #expect(machine.isFinished)
+        #expect(!machine.takesRequestBody, "request bytes after the response finished are dropped")
+        #expect(machine.finish(withMessage: true, trailers: Self.failed) == .none, "the first finish wins")
+        #expect(machine.bodySent() == Self.ok)
+        #expect(machine.bodySent() == nil, "trailers go once")
+        #expect(machine.response == .ended)
+    }
+
+    @Test("a unary answer: one finish with its message submits the headers, the body, then the trailers")
+    func unaryAnswer() {
+        var machine = Self.started()
+        #expect(machine.finish(withMessage: true, trailers: Self.ok) == .drain(submitHeaders: true))
+        #expect(machine.response == .draining(trailers: Self.ok))
+        #expect(machine.bodySent() == Self.ok)
+    }
+
+    @Test("a finish with no message before any is trailers-only, and ends the response at once")
+    func trailersOnly() {
+        var machine = Self.started()
+        #expect(machine.finish(withMessage: false, trailers: Self.failed) == .trailersOnly)
+        #expect(machine.response == .ended)
+        #expect(machine.bodySent() == nil, "no second header block")
+        #expect(machine.streamClosed() == false, "the end was recorded by the finish")
+    }
+
+    @Test("a call answered before it started is complete: nothing more is sent and its end is not recorded again")
+    func answeredBeforeStart() {
+        var machine = Machine()
+        machine.answeredBeforeStart()
+        #expect(machine.isStarted, "a header block after the answer is trailers")
+        #expect(machine.response == .ended)
+        #expect(!machine.takesRequestBody)
+        #expect(machine.requestEnded() == false, "there is no reader to tell")
+        #expect(machine.clientEndedStream() == false)
+        #expect(machine.finish(withMessage: false, trailers: Self.failed) == .none)
+        #expect(machine.abandon() == .reset(recordsEnd: false), "a timed-out request is reset, never answered twice")
+        #expect(machine.streamClosed() == false)
+    }
+
+    @Test("abandoned before any response: trailers-only; after: RST_STREAM, recording the end only if the call had not")
+    func abandon() {
+        var idle = Self.started()
+        #expect(idle.abandon() == .trailersOnly)
+        #expect(idle.response == .ended)
+
+        var streaming = Self.started()
+        _ = streaming.messageQueued()
+        #expect(streaming.abandon() == .reset(recordsEnd: true))
+        #expect(streaming.bodySent() == nil)
+
+        var draining = Self.started()
+        _ = draining.finish(withMessage: true, trailers: Self.ok)
+        #expect(draining.abandon() == .reset(recordsEnd: false))
+        #expect(draining.bodySent() == nil, "the trailers of a reset stream are dropped")
+    }
+
+    @Test("a stream that closes records a cancelled end only for a call that had not finished")
+    func streamClosed() {
+        var running = Self.started()
+        _ = running.messageQueued()
+        #expect(running.streamClosed() == true)
+        #expect(running.streamClosed() == false, "once")
+        #expect(running.finish(withMessage: true, trailers: Self.ok) == .none, "a late finish sends nothing")
+
+        var notStarted = Machine()
+        #expect(notStarted.streamClosed() == true)
+
+        var finished = Self.started()
+        _ = finished.finish(withMessage: true, trailers: Self.ok)
+        #expect(finished.streamClosed() == false)
+        #expect(finished.bodySent() == nil)
+    }
+}
