@@ -145,21 +145,37 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "RPCCore",
-                "RPCHTTP2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/TestSupport"
+        ),
+        // Serving over real sockets for a test, and a clock the transport's rate limits read.
+        .target(
+            name: "HTTP2TestSupport",
+            dependencies: [
+                "TestSupport",
+                "RPCHTTP2",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/HTTP2TestSupport"
         ),
         .target(
             name: "ServerFrameworkNames",
             path: "Tests/ServerFrameworkNames"
         ),
+        // What the services' own tests share with the end-to-end tests; no transport in it.
+        .target(
+            name: "CatalogServicesTestSupport",
+            dependencies: ["TestSupport", "CatalogServices"],
+            path: "Tests/CatalogServicesTestSupport"
+        ),
         .target(
             name: "CatalogTestSupport",
             dependencies: [
+                "HTTP2TestSupport",
                 "TestSupport",
+                "CatalogServicesTestSupport",
                 "CatalogServer",
                 "CatalogServices",
                 "CatalogStore",
@@ -231,6 +247,7 @@ let package = Package(
         .testTarget(
             name: "RPCHTTP2Tests",
             dependencies: [
+                "HTTP2TestSupport",
                 "TestSupport",
                 "RPCCore",
                 "RPCHTTP2",
@@ -251,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "CatalogServicesTests",
             dependencies: [
-                "CatalogTestSupport",
+                "CatalogServicesTestSupport",
                 "TestSupport",
                 "CatalogAPI",
                 "CatalogServices",
@@ -275,6 +292,7 @@ let package = Package(
         .testTarget(
             name: "CatalogEndToEndTests",
             dependencies: [
+                "CatalogServicesTestSupport",
                 "CatalogTestSupport",
                 "TestSupport",
                 "CatalogAPI",
@@ -293,6 +311,7 @@ let package = Package(
             dependencies: [
                 "ServerFrameworkNames",
                 "CatalogTestSupport",
+                "HTTP2TestSupport",
                 "TestSupport",
                 "CatalogAPI",
                 "CatalogClient",
@@ -309,6 +328,7 @@ let package = Package(
             name: "CatalogCLITests",
             dependencies: [
                 "CatalogTestSupport",
+                "HTTP2TestSupport",
                 "TestSupport",
                 "CatalogCLI",
                 "ChildProcess",

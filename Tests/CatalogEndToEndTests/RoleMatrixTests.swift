@@ -1,5 +1,6 @@
 import CatalogAPI
 import CatalogServices
+import CatalogServicesTestSupport
 import CatalogStore
 import CatalogTestSupport
 import RPCCore

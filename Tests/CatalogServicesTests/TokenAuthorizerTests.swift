@@ -1,7 +1,7 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
-import CatalogTestSupport
+import CatalogServicesTestSupport
 import RPCCore
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import CatalogAPI
 import CatalogServices
 import CatalogStore
-import CatalogTestSupport
+import CatalogServicesTestSupport
 import Foundation
 import TestSupport
 import Testing

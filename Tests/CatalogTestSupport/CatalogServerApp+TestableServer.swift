@@ -1,4 +1,4 @@
 import CatalogServer
-import TestSupport
+import HTTP2TestSupport
 
 extension CatalogServerApp: TestableServer {}

@@ -2,6 +2,7 @@ import CatalogServer
 import CatalogServices
 import CatalogStore
 import CatalogStoreSQLite
+import HTTP2TestSupport
 import Logging
 import RPCCore
 import RPCHTTP2

@@ -33,8 +33,8 @@ struct TargetBoundaryTests {
     }
 
     @Test(
-        "services, store protocols, messages and the RPC core use no NIO, no nghttp2, no database and no C",
-        arguments: ["CatalogServices", "CatalogStore", "CatalogAPI", "RPCCore"])
+        "services, store protocols, messages and the RPC core use no NIO, no nghttp2, no database and no C; nor do the services' tests",
+        arguments: ["CatalogServices", "CatalogStore", "CatalogAPI", "RPCCore", "CatalogServicesTests", "CatalogServicesTestSupport"])
     func transportFree(target: String) throws {
         let graph = try #require(Self.graph)
         let reached = graph.reachable(from: target)

@@ -1,3 +1,4 @@
+import HTTP2TestSupport
 import RPCCore
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import HTTP2TestSupport
 import RPCCore
 import RPCHTTP2
 import TestSupport

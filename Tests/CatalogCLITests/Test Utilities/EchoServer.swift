@@ -1,6 +1,7 @@
 import CatalogAPI
 import ChildProcess
 import Foundation
+import HTTP2TestSupport
 import RPCCore
 import RPCHTTP2
 import TestSupport

@@ -1,5 +1,6 @@
 import CatalogAPI
 import Foundation
+import HTTP2TestSupport
 import Logging
 import RPCCore
 import RPCHTTP2

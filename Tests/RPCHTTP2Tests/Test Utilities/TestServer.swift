@@ -1,3 +1,4 @@
+import HTTP2TestSupport
 import Logging
 import NIOCore
 import RPCCore
