@@ -15,7 +15,9 @@ extension ServerStream {
     /// ```
     ///
     /// The call's end (metrics and access log) is recorded exactly when the response leaves
-    /// `idle` or `streaming`: the actions that say `recordsEnd`.
+    /// `idle` or `streaming`: the actions that say so. The machine is a few bytes with no
+    /// reference in it (the stream keeps the trailers that wait), so asking it costs nothing
+    /// on the call path.
     struct StateMachine {
         enum Request: Equatable {
             /// Its header block is arriving: fields go to the request head, not to trailers.
@@ -33,8 +35,8 @@ extension ServerStream {
             case idle
             /// The response headers are submitted; messages follow.
             case streaming
-            /// The call finished: `trailers` go once the queued body is sent.
-            case draining(trailers: ResponseTrailers)
+            /// The call finished: its trailers go once the queued body is sent.
+            case draining
             /// Trailers, a trailers-only answer or RST_STREAM were submitted, or the stream
             /// closed: nothing more is sent.
             case ended
@@ -122,8 +124,8 @@ extension ServerStream {
             case drain(submitHeaders: Bool)
         }
 
-        /// The call finished with `trailers`, `withMessage` or not.
-        mutating func finish(withMessage: Bool, trailers: ResponseTrailers) -> FinishAction {
+        /// The call finished, `withMessage` (a last one) or not.
+        mutating func finish(withMessage: Bool) -> FinishAction {
             switch response {
             case .draining, .ended:
                 return .none
@@ -132,16 +134,16 @@ extension ServerStream {
                 return .trailersOnly
             case .idle, .streaming:
                 let submitHeaders = !responseStarted
-                response = .draining(trailers: trailers)
+                response = .draining
                 return .drain(submitHeaders: submitHeaders)
             }
         }
 
-        /// The queued body went to nghttp2; returns the trailers to submit now, once.
-        mutating func bodySent() -> ResponseTrailers? {
-            guard case .draining(let trailers) = response else { return nil }
+        /// The queued body went to nghttp2; returns whether the trailers go now (once).
+        mutating func bodySent() -> Bool {
+            guard case .draining = response else { return false }
             response = .ended
-            return trailers
+            return true
         }
 
         enum AbandonAction: Equatable {

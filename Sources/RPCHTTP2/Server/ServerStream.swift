@@ -18,6 +18,8 @@ final class ServerStream {
     @exclusivity(unchecked) private var contentType = ContentType.grpc
 
     @exclusivity(unchecked) private var outbound = OutboundBody()
+    /// The trailers of a finished call, sent once its body is (`StateMachine.Response.draining`).
+    @exclusivity(unchecked) private var pendingTrailers: ResponseTrailers?
     /// The connection's read (its count of reads so far) that brought this stream's HEADERS.
     let openedInRead: UInt64
     /// The bytes the connection counts this stream as holding (see `heldBytes`).
@@ -288,7 +290,7 @@ final class ServerStream {
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, session: NGHTTP2Session) {
-        let action = machine.finish(withMessage: lastMessage != nil, trailers: trailers)
+        let action = machine.finish(withMessage: lastMessage != nil)
         if case .none = action { return }
         deadlineTimer?.cancel()
         releaseSource()
@@ -302,6 +304,7 @@ final class ServerStream {
             if submitHeaders { submitResponseHeaders(session, initialMetadata) }
             if let lastMessage { appendResponse(lastMessage) }
             recordEnd(trailers.code)  // after the last message, which the access log counts
+            pendingTrailers = trailers
             outbound.wake(streamID: id, session: session)
         }
     }
@@ -323,7 +326,7 @@ final class ServerStream {
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if count > 0 { watch.sent() }
-        if outbound.isEmpty, let trailers = machine.bodySent() {
+        if outbound.isEmpty, machine.bodySent(), let trailers = pendingTrailers.take() {
             if trailers.isPlainOK {
                 session.submitTrailers(streamID: id, prepared: Self.okTrailers)
             } else {
@@ -359,6 +362,7 @@ final class ServerStream {
         releaseSource()
         inline = nil
         outbound.removeAll()
+        pendingTrailers = nil
         outbound.failWriter(error)
         endRequest(error)
     }
