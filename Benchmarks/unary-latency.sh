@@ -52,7 +52,10 @@ targets=(
 [ -n "${BASELINE:-}" ] && targets=("${targets[0]}" "baseline|50052|application/grpc+json|$PROJECT_PATH|$tmp/project.req" "${targets[@]:1}")
 echo "# $(nproc) cores, h2load -D $D --warm-up-time $W -c $C -m $M -t 1, $ROUNDS rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq "$ROUNDS"); do
-  for t in "${targets[@]}"; do
+  order=("${targets[@]}")
+  # project and baseline take turns going first, so that neither gains from its place in a round.
+  if [ -n "${BASELINE:-}" ] && (( round % 2 == 0 )); then order=("${targets[1]}" "${targets[0]}" "${targets[@]:2}"); fi
+  for t in "${order[@]}"; do
     IFS='|' read -r label port ct path body <<<"$t"
     rm -f "$tmp/latency.log"   # h2load appends to its log file
     out=$(h2load -D "$D" --warm-up-time "$W" -c "$C" -m "$M" -t 1 -H "content-type: $ct" -H "te: trailers" \
