@@ -13,18 +13,20 @@
 # connections, SUBSCRIBERS/CONNECTIONS streams each); the holding RSS is read once it stops growing.
 # Environment (defaults): RPC=health|filters SUBSCRIBERS=10000 CONNECTIONS=100 HOLD_S=10 FILTER=bench
 #   CT=application/grpc BATCH=0 (open the streams BATCH at a time) TOKEN= (Bearer, for Define/Watch)
+#   CATALOGD= (another catalogd binary, e.g. the build before a change; the current build otherwise)
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 peers=$root/../shared/peers
 SUBSCRIBERS=${SUBSCRIBERS:-10000} CONNECTIONS=${CONNECTIONS:-100} HOLD_S=${HOLD_S:-10}
 FILTER=${FILTER:-bench} CT=${CT:-application/grpc} BATCH=${BATCH:-0} RPC=${RPC:-health}
 cd "$root"
-swift build -c release --product catalogd
+catalogd=${CATALOGD:-}
+[ -n "$catalogd" ] || { swift build -c release --product catalogd; catalogd=.build/release/catalogd; }
 
 source "$root/Benchmarks/lib/processes.sh"
 # One client on 127.0.0.1 stands for many callers: it may hold every Watch slot, up to a
 # connection's 1024 streams on each connection.
-.build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
+"$catalogd" --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
   --max-watch-subscribers-per-caller 100000 --max-watch-subscribers-per-connection 1024 \
   > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 server=${pids[0]}
