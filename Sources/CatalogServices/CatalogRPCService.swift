@@ -24,9 +24,15 @@ public struct CatalogRPCService: RPCService {
 
     public func register(into router: inout Router) {
         router.register(CatalogService.listItems, .task { [self] request, _ in try await listItems(request) })
-        router.register(CatalogService.getItem, .inline(encoded: { [self] request, context in
-            try encodedItems.encoded(try getItem(request), for: request.id, codec: context.contentType.codec)
-        }))
+        if let store = store as? any SynchronousPointReads {
+            router.register(CatalogService.getItem, .inline(encoded: { [encodedItems] request, context in
+                try encodedItems.encoded(try store.itemNow(id: request.id), for: request.id, codec: context.contentType.codec)
+            }))
+        } else {
+            router.register(CatalogService.getItem, .task(encoded: { [self] request, context in
+                try encodedItems.encoded(try await getItem(request), for: request.id, codec: context.contentType.codec)
+            }))
+        }
         router.register(CatalogService.createItem, .task { [self] request, _ in try await createItem(request) })
         router.register(CatalogService.updateItem, .task { [self] request, _ in try await updateItem(request) })
         router.register(CatalogService.deleteItem, .task { [self] request, _ in try await deleteItem(request) })
@@ -48,9 +54,9 @@ public struct CatalogRPCService: RPCService {
         return try await store.listItems(query)
     }
 
-    /// A point read: registered inline.
-    public func getItem(_ request: IDRequest) throws(CatalogError) -> Item {
-        try store.item(id: request.id)
+    /// A point read: registered inline when the store has `SynchronousPointReads`.
+    public func getItem(_ request: IDRequest) async throws(CatalogError) -> Item {
+        try await store.item(id: request.id)
     }
 
     public func createItem(_ request: CreateItemRequest) async throws(CatalogError) -> Item {

@@ -36,7 +36,11 @@ public struct CategoriesRPCService: RPCService {
         router.register(CategoriesService.list, .task(encoded: { [self] request, context in
             try encodedLists.encoded(try await list(request), for: request, codec: context.contentType.codec)
         }))
-        router.register(CategoriesService.get, .inline { [self] request, _ in try get(request) })
+        if let store = store as? any SynchronousPointReads {
+            router.register(CategoriesService.get, .inline { request, _ in try store.categoryNow(id: request.id) })
+        } else {
+            router.register(CategoriesService.get, .task { [self] request, _ in try await get(request) })
+        }
         router.register(CategoriesService.create, .task { [self] request, _ in try await create(request) })
         router.register(CategoriesService.update, .task { [self] request, _ in try await update(request) })
         router.register(CategoriesService.delete, .task { [self] request, _ in try await delete(request) })
@@ -61,9 +65,9 @@ public struct CategoriesRPCService: RPCService {
         return CategoryList(categories: try await store.listCategories(query))
     }
 
-    /// A point read: registered inline.
-    public func get(_ request: IDRequest) throws(CatalogError) -> Category {
-        try store.category(id: request.id)
+    /// A point read: registered inline when the store has `SynchronousPointReads`.
+    public func get(_ request: IDRequest) async throws(CatalogError) -> Category {
+        try await store.category(id: request.id)
     }
 
     public func create(_ request: CreateCategoryRequest) async throws(CatalogError) -> Category {

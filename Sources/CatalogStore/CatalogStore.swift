@@ -8,14 +8,15 @@ import CatalogAPI
 /// sizes) before calling; the store enforces everything that depends on stored data
 /// (existence, uniqueness, revisions, delete and merge rules) inside its transaction.
 ///
-/// The point reads, `category(id:)` and `item(id:)`, are synchronous: a lookup by primary key
-/// that takes microseconds, which inline handlers make on a connection's event loop.
+/// The point reads, `category(id:)` and `item(id:)`, are lookups by primary key. A store that
+/// answers them without suspending (an embedded database) conforms to `SynchronousPointReads`
+/// too, and the services then answer them on the connection's event loop.
 public protocol CatalogStore: Sendable {
     // MARK: Categories
 
     func listCategories(_ query: CategoryQuery) async throws(CatalogError) -> [Category]
     /// NOT_FOUND when missing.
-    func category(id: Int64) throws(CatalogError) -> Category
+    func category(id: Int64) async throws(CatalogError) -> Category
     /// Appends at the end; the colour defaults to the palette colour at the new position modulo 12.
     func createCategory(_ draft: CategoryDraft) async throws(CatalogError) -> Category
     func updateCategory(id: Int64, _ changes: CategoryChanges, expectedRevision: Int64?) async throws(CatalogError) -> Category
@@ -37,7 +38,7 @@ public protocol CatalogStore: Sendable {
 
     func listItems(_ query: ItemQuery) async throws(CatalogError) -> ListItemsResponse
     /// NOT_FOUND when missing.
-    func item(id: Int64) throws(CatalogError) -> Item
+    func item(id: Int64) async throws(CatalogError) -> Item
     /// NOT_FOUND (with the category's id) when `categoryId` names a missing category.
     func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item
     func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item

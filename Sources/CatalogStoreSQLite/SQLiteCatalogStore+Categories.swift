@@ -21,7 +21,7 @@ extension SQLiteCatalogStore {
         return categories
     }
 
-    public func category(id: Int64) throws(CatalogError) -> Category {
+    public func categoryNow(id: Int64) throws(CatalogError) -> Category {
         try pointRead { db in try Self.fetchCategory(db, id: id) }
     }
 

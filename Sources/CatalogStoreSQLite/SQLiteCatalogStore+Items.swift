@@ -144,7 +144,7 @@ extension SQLiteCatalogStore {
         }
     }
 
-    public func item(id: Int64) throws(CatalogError) -> Item {
+    public func itemNow(id: Int64) throws(CatalogError) -> Item {
         let generation = itemCache.generation  // before the read
         if let item = itemCache.item(id, at: generation) { return item }
         let item = try pointRead { db in try Self.fetchItem(db, id: id) }

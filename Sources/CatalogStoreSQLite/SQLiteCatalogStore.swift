@@ -15,7 +15,7 @@ import Synchronization
 /// `storage`, or RESOURCE_EXHAUSTED `storageFull` when the file system is out of space. Once
 /// the database file is deleted, moved or replaced under it, every write is UNAVAILABLE
 /// `databaseMoved` and reads answer from the connections still open (see `DatabaseFileGuard`).
-public final class SQLiteCatalogStore: CatalogStore, Sendable {
+public final class SQLiteCatalogStore: SynchronousPointReads, Sendable {
     let database: DatabasePool
     let logger: Logger
     /// Read-only connections of their own for `pointRead`, outside the pool (see there).

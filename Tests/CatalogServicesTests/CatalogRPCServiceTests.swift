@@ -70,7 +70,7 @@ struct CatalogRPCServiceTests {
 
     @Test("GetItem and DeleteItem pass the id")
     func getAndDelete() async throws {
-        _ = try service.getItem(IDRequest(id: 17))
+        _ = try await service.getItem(IDRequest(id: 17))
         _ = try await service.deleteItem(IDRequest(id: 17))
         #expect(store.calls == [.item(id: 17), .deleteItem(id: 17)])
     }

@@ -53,7 +53,7 @@ struct CategoriesRPCServiceTests {
 
     @Test("Get asks the store for the id")
     func get() async throws {
-        #expect(try service.get(IDRequest(id: 4)) == RecordingStore.category)
+        #expect(try await service.get(IDRequest(id: 4)) == RecordingStore.category)
         #expect(store.calls == [.category(id: 4)])
     }
 

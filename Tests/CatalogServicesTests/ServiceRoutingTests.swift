@@ -8,17 +8,37 @@ import Testing
 struct ServiceRoutingTests {
     let store = RecordingStore()
 
-    /// Runs one JSON request through a router serving both catalog services.
-    func call(_ path: String, _ json: String) async throws -> OneCallStream.Finished {
+    /// A router serving both catalog services from `store`.
+    static func router(_ store: any CatalogStore) -> Router {
         var router = Router()
         router.register(CategoriesRPCService(store: store))
         router.register(CatalogRPCService(store: store))
-        let route = try #require(router.route(for: path))
+        return router
+    }
+
+    /// Runs one JSON request through a router serving both catalog services.
+    func call(_ path: String, _ json: String, store: RecordingStore? = nil) async throws -> OneCallStream.Finished {
+        let route = try #require(Self.router(store ?? self.store).route(for: path))
         let stream = OneCallStream(path: path, json: json)
         await route.run(stream)
         let finished = stream.finished
         try #require(finished.count == 1)
         return finished[0]
+    }
+
+    @Test("point reads run inline for a store that answers them at once, in a task otherwise, and answer what it read",
+          arguments: [false, true])
+    func pointReads(immediate: Bool) async throws {
+        let store = immediate ? ImmediateRecordingStore() : RecordingStore()
+        let router = Self.router(store)
+        for path in ["/catalog.v1.Catalog/GetItem", "/catalog.v1.Categories/Get"] {
+            #expect(try #require(router.route(for: path)).runsInline == immediate, "\(path)")
+        }
+        let item = try await call("/catalog.v1.Catalog/GetItem", #"{"id": 5}"#, store: store)
+        #expect(try JSONCodec.shared.decode(Item.self, from: #require(item.lastMessage)) == RecordingStore.item)
+        let category = try await call("/catalog.v1.Categories/Get", #"{"id": 6}"#, store: store)
+        #expect(try JSONCodec.shared.decode(Category.self, from: #require(category.lastMessage)) == RecordingStore.category)
+        #expect(store.calls == [.item(id: 5), .category(id: 6)])
     }
 
     @Test("an invalid field ends the call with INVALID_ARGUMENT naming it, before the store")

@@ -54,7 +54,7 @@ struct CategoryOperationTests {
         }
         #expect(missing?.detailID == 31)
 
-        let current = try store.category(id: games.id)
+        let current = try store.categoryNow(id: games.id)
         try await expectFailure(store, "revisionMismatch") { () async throws(CatalogError) in
             try await store.moveCategory(id: games.id, to: .step(.up), expectedRevision: current.revision - 1)
         }
@@ -112,7 +112,7 @@ struct CategoryOperationTests {
         // The merge into the default Family of a non-default works.
         _ = try await store.mergeCategories(sourceIDs: [c.id], into: family.id, dryRun: false)
         try await assertInvariants(store)
-        #expect(try store.category(id: family.id).itemCount == 5)
+        #expect(try store.categoryNow(id: family.id).itemCount == 5)
     }
 
     @Test("assign items counts only the items whose category changes")
@@ -140,11 +140,11 @@ struct CategoryOperationTests {
         #expect(dry == 2)
         #expect(try await store.assignItems([one.id, two.id, three.id, one.id], to: cars.id, dryRun: false) == 2)
         try await assertInvariants(store)
-        #expect(try store.category(id: cars.id).itemCount == 3)
-        #expect(try store.category(id: family.id).itemCount == 0)
+        #expect(try store.categoryNow(id: cars.id).itemCount == 3)
+        #expect(try store.categoryNow(id: family.id).itemCount == 0)
         #expect(try await store.assignItems([two.id], to: nil, dryRun: false) == 1)
         try await assertInvariants(store)
-        #expect(try store.item(id: two.id).categoryId == nil)
+        #expect(try store.itemNow(id: two.id).categoryId == nil)
     }
 
     @Test("move items moves every item of one category to another")
@@ -163,8 +163,8 @@ struct CategoryOperationTests {
         }
         #expect(try await store.moveItems(from: family.id, to: cars.id) == 3)
         try await assertInvariants(store)
-        #expect(try store.category(id: cars.id).itemCount == 4)
-        #expect(try store.category(id: cars.id).revision == 1)  // itemCount does not bump it
+        #expect(try store.categoryNow(id: cars.id).itemCount == 4)
+        #expect(try store.categoryNow(id: cars.id).revision == 1)  // itemCount does not bump it
         #expect(try await store.moveItems(from: family.id, to: cars.id) == 0)
         #expect(try await store.moveItems(from: cars.id, to: cars.id) == 0)
         try await assertInvariants(store)
@@ -263,9 +263,9 @@ struct CategoryOperationTests {
             try await store.listCategories(CategoryQuery()).map(\.name) == [
                 "Family", "Cars", "Games", "Sports", "Films", "Music",
             ])
-        #expect(try store.item(id: item.id).categoryId == nil)
+        #expect(try store.itemNow(id: item.id).categoryId == nil)
         try await expectFailure(store, "notFound") { () async throws(CatalogError) in
-            try store.category(id: books.id)
+            try store.categoryNow(id: books.id)
         }
     }
 }

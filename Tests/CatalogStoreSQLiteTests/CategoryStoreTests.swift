@@ -52,7 +52,7 @@ struct CategoryStoreTests {
         try await assertInvariants(store)
         #expect(red.color == "#FF0000")
         #expect(red.position == 5)
-        #expect(try store.category(id: books.id) == books)
+        #expect(try store.categoryNow(id: books.id) == books)
     }
 
     @Test("a name whose slug is taken is ALREADY_EXISTS with the existing id")
@@ -75,7 +75,7 @@ struct CategoryStoreTests {
     func notFound() async throws {
         let store = try makeStore()
         let error = try await expectFailure(store, "notFound") { () async throws(CatalogError) in
-            try store.category(id: 999)
+            try store.categoryNow(id: 999)
         }
         #expect(error?.detailID == 999)
         try await expectFailure(store, "notFound") { () async throws(CatalogError) in
@@ -144,7 +144,7 @@ struct DeleteCategoryTests {
         let first = try await store.createItem(ItemDraft(title: "Dune", categoryID: books.id))
         let second = try await store.createItem(ItemDraft(title: "Emma", categoryID: books.id))
         try await assertInvariants(store)
-        return (store, try store.category(id: books.id), films, [first, second])
+        return (store, try store.categoryNow(id: books.id), films, [first, second])
     }
 
     @Test("reject refuses a category holding items with its item count")
@@ -168,8 +168,8 @@ struct DeleteCategoryTests {
         #expect(response == DeleteCategoryResponse(deletedItems: 0, movedItems: 0, unassignedItems: 0))
         let after = try await store.listCategories(CategoryQuery())
         #expect(after.map(\.name) == ["Family", "Cars", "Games", "Sports", "Books"])
-        #expect(try store.category(id: family.id).revision == 3)  // shifted twice
-        #expect(try store.category(id: books.id).position == 4)
+        #expect(try store.categoryNow(id: family.id).revision == 3)  // shifted twice
+        #expect(try store.categoryNow(id: books.id).position == 4)
     }
 
     @Test("delete policy deletes the items")
@@ -183,7 +183,7 @@ struct DeleteCategoryTests {
         try await assertInvariants(store)
         #expect(response == dry)
         try await expectFailure(store, "notFound") { () async throws(CatalogError) in
-            try store.item(id: items[0].id)
+            try store.itemNow(id: items[0].id)
         }
     }
 
@@ -197,7 +197,7 @@ struct DeleteCategoryTests {
         let response = try await store.deleteCategory(CategoryDeletion(id: books.id, items: .unassign))
         try await assertInvariants(store)
         #expect(response == DeleteCategoryResponse(deletedItems: 0, movedItems: 0, unassignedItems: 2))
-        #expect(try store.item(id: items[1].id).categoryId == nil)
+        #expect(try store.itemNow(id: items[1].id).categoryId == nil)
         #expect(try await store.stats().uncategorizedItemCount == 2)
     }
 
@@ -222,8 +222,8 @@ struct DeleteCategoryTests {
         let response = try await store.deleteCategory(CategoryDeletion(id: books.id, items: .move, moveTo: films.id))
         try await assertInvariants(store)
         #expect(response == DeleteCategoryResponse(deletedItems: 0, movedItems: 2, unassignedItems: 0))
-        #expect(try store.item(id: items[0].id).categoryId == films.id)
-        let movedTo = try store.category(id: films.id)
+        #expect(try store.itemNow(id: items[0].id).categoryId == films.id)
+        let movedTo = try store.categoryNow(id: films.id)
         #expect(movedTo.itemCount == 2)
         #expect(movedTo.position == 4)
     }
@@ -251,7 +251,7 @@ struct DeleteCategoryTests {
         try await assertInvariants(store)
         for listed in try await store.listCategories(CategoryQuery()) where listed.id != films.id {
             // Earlier deletions shifted this one, so its revision moved on since the listing.
-            let category = try store.category(id: listed.id)
+            let category = try store.categoryNow(id: listed.id)
             #expect(category.revision > listed.revision || category.position == listed.position)
             _ = try await store.deleteCategory(CategoryDeletion(id: category.id, expectedRevision: category.revision))
             try await assertInvariants(store)
@@ -259,7 +259,7 @@ struct DeleteCategoryTests {
         try await expectFailure(store, "lastCategory") { () async throws(CatalogError) in
             try await store.deleteCategory(CategoryDeletion(id: films.id))
         }
-        let last = try store.category(id: films.id)
+        let last = try store.categoryNow(id: films.id)
         #expect(last.position == 0)
     }
 }

@@ -42,7 +42,7 @@ struct DemoCatalogTests {
         #expect(try await DemoCatalog.seed(into: other))
         let categories = try await other.listCategories(CategoryQuery())
         #expect(categories.count == 4 + 5)
-        #expect(try other.category(id: data.id).itemCount > 0)
+        #expect(try other.categoryNow(id: data.id).itemCount > 0)
         try await assertInvariants(other)
     }
 }

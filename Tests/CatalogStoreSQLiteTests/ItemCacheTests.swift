@@ -15,18 +15,18 @@ struct ItemCacheTests {
         let store = try makeStore()
         let books = try await store.createCategory(CategoryDraft(name: name("Books")))
         let item = try await store.createItem(ItemDraft(title: "First", categoryID: books.id))
-        #expect(try store.item(id: item.id).title == "First")
-        #expect(try store.item(id: item.id).title == "First", "a second read, kept")
+        #expect(try store.itemNow(id: item.id).title == "First")
+        #expect(try store.itemNow(id: item.id).title == "First", "a second read, kept")
 
         _ = try await store.updateItem(id: item.id, ItemChanges(title: "Second"))
-        #expect(try store.item(id: item.id).title == "Second")
+        #expect(try store.itemNow(id: item.id).title == "Second")
 
         // A category write that changes items: the item is unassigned in the same transaction.
         _ = try await store.deleteCategory(CategoryDeletion(id: books.id, items: .unassign))
-        #expect(try store.item(id: item.id).categoryId == nil)
+        #expect(try store.itemNow(id: item.id).categoryId == nil)
 
         try await store.deleteItem(id: item.id)
-        #expect(throws: CatalogError.self) { try store.item(id: item.id) }
+        #expect(throws: CatalogError.self) { try store.itemNow(id: item.id) }
     }
 
     @Test("a dry run changes nothing that is read")
@@ -34,9 +34,9 @@ struct ItemCacheTests {
         let store = try makeStore()
         let books = try await store.createCategory(CategoryDraft(name: name("Books")))
         let item = try await store.createItem(ItemDraft(title: "Kept", categoryID: books.id))
-        #expect(try store.item(id: item.id).categoryId == books.id)
+        #expect(try store.itemNow(id: item.id).categoryId == books.id)
         _ = try await store.assignItems([item.id], to: nil, dryRun: true)
-        #expect(try store.item(id: item.id).categoryId == books.id)
+        #expect(try store.itemNow(id: item.id).categoryId == books.id)
     }
 
     /// The last version the writer saw acknowledged.
@@ -61,7 +61,7 @@ struct ItemCacheTests {
                     var last = 0
                     while last < 300 {
                         let floor = acknowledged.version.load(ordering: .sequentiallyConsistent)
-                        let version = try #require(Int(try store.item(id: item.id).title))
+                        let version = try #require(Int(try store.itemNow(id: item.id).title))
                         #expect(version >= floor, "acknowledged \(floor), read \(version)")
                         #expect(version >= last, "read \(last), then \(version)")
                         last = version

@@ -21,8 +21,8 @@ struct ItemStoreTests {
         #expect(created.title == "Prompt Engineering")
         #expect(created.price == Money(amount: "990.00", currency: "EUR"))
         #expect(created.categoryId == family.id)
-        #expect(try store.item(id: created.id) == created)
-        #expect(try store.category(id: family.id).itemCount == 1)
+        #expect(try store.itemNow(id: created.id) == created)
+        #expect(try store.categoryNow(id: family.id).itemCount == 1)
 
         let missingCategory = try await expectFailure(store, "notFound") { () async throws(CatalogError) in
             try await store.createItem(ItemDraft(title: "x", categoryID: 88))
@@ -38,8 +38,8 @@ struct ItemStoreTests {
         #expect(moved.title == "Prompting")
         #expect(moved.summary == "Bien écrire")
         #expect(moved.categoryId == cars.id)
-        #expect(try store.category(id: family.id).itemCount == 0)
-        #expect(try store.category(id: cars.id).itemCount == 1)
+        #expect(try store.categoryNow(id: family.id).itemCount == 0)
+        #expect(try store.categoryNow(id: cars.id).itemCount == 1)
 
         let updateMissing = try await expectFailure(store, "notFound") { () async throws(CatalogError) in
             try await store.updateItem(id: created.id, ItemChanges(categoryID: .set(77)))
@@ -58,12 +58,12 @@ struct ItemStoreTests {
         let unassigned = try await store.updateItem(id: created.id, ItemChanges(categoryID: .clear))
         try await assertInvariants(store)
         #expect(unassigned.categoryId == nil)
-        #expect(try store.category(id: cars.id).itemCount == 0)
+        #expect(try store.categoryNow(id: cars.id).itemCount == 0)
 
         _ = try await store.updateItem(id: created.id, ItemChanges(categoryID: .set(family.id)))
         try await store.deleteItem(id: created.id)
         try await assertInvariants(store)
-        #expect(try store.category(id: family.id).itemCount == 0)
+        #expect(try store.categoryNow(id: family.id).itemCount == 0)
         let gone = try await expectFailure(store, "notFound") { () async throws(CatalogError) in
             try await store.deleteItem(id: created.id)
         }

@@ -34,6 +34,6 @@ struct LockWaitTests {
         release.signal()
         try await holder
         let item = try outcome.get()
-        #expect(try store.item(id: item.id).title == "waited")
+        #expect(try store.itemNow(id: item.id).title == "waited")
     }
 }

@@ -115,7 +115,7 @@ struct StorageFailureTests {
         let errors = log.entries.filter { $0.level == .error }
         #expect(errors.count == 1, "\(errors)")
 
-        #expect(try store.item(id: acknowledged.id).title == "acknowledged")
+        #expect(try store.itemNow(id: acknowledged.id).title == "acknowledged")
         let listed = try await store.listItems(ItemQuery(pageSize: 50))
         #expect(listed.items.map(\.title) == ["acknowledged"])
     }

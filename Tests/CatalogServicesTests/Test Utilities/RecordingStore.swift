@@ -7,8 +7,9 @@ import Synchronization
 /// A `CatalogStore` that records every call and answers with fixed sample values.
 ///
 /// It holds no catalog and applies no rule: it only lets service tests see what reaches the
-/// store (and that invalid requests never do).
-final class RecordingStore: CatalogStore {
+/// store (and that invalid requests never do). Its point reads suspend, as a networked
+/// database's do; `ImmediateRecordingStore` answers them at once.
+class RecordingStore: CatalogStore, @unchecked Sendable {
     /// One call to the store, with its arguments.
     enum Call: Hashable, Sendable {
         case listCategories(CategoryQuery)
@@ -47,7 +48,7 @@ final class RecordingStore: CatalogStore {
     /// Every call so far, in order.
     var calls: [Call] { recorded.withLock { $0 } }
 
-    private func record(_ call: Call) {
+    fileprivate func record(_ call: Call) {
         recorded.withLock { $0.append(call) }
     }
 
@@ -56,7 +57,7 @@ final class RecordingStore: CatalogStore {
         return [Self.category]
     }
 
-    func category(id: Int64) throws(CatalogError) -> Category {
+    func category(id: Int64) async throws(CatalogError) -> Category {
         record(.category(id: id))
         return Self.category
     }
@@ -116,7 +117,7 @@ final class RecordingStore: CatalogStore {
         return ListItemsResponse(items: [], totalCount: 0)
     }
 
-    func item(id: Int64) throws(CatalogError) -> Item {
+    func item(id: Int64) async throws(CatalogError) -> Item {
         record(.item(id: id))
         return Self.item
     }
@@ -149,4 +150,17 @@ extension RecordingStore: FilterStore {
     }
     func deleteFilter(_ filterID: String) async throws(CatalogError) { throw .unknownFilter(filterID) }
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void) {}
+}
+
+/// A `RecordingStore` whose point reads answer without suspending, as the SQLite store's do.
+final class ImmediateRecordingStore: RecordingStore, SynchronousPointReads, @unchecked Sendable {
+    func categoryNow(id: Int64) throws(CatalogError) -> Category {
+        record(.category(id: id))
+        return Self.category
+    }
+
+    func itemNow(id: Int64) throws(CatalogError) -> Item {
+        record(.item(id: id))
+        return Self.item
+    }
 }
