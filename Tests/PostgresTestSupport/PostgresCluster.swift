@@ -1,0 +1,123 @@
+import ChildProcess
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A throwaway PostgreSQL cluster: `initdb` into a temporary directory, a server that listens
+/// only on a Unix socket in that directory, and a database named `catalog` owned by the user
+/// `catalog` (trusted, no password). `stop()` ends the server and removes the directory.
+///
+/// PostgreSQL refuses to run as root. As root (as CI runs), its commands run as the `postgres`
+/// user that Debian's package creates, through `runuser`, in a directory that user owns.
+package final class PostgresCluster: Sendable {
+    /// Holds the data directory, the log and the socket.
+    package let directory: String
+    package let port = 5432
+    package let user = "catalog"
+    private let bin: String
+    private let runAs: String?
+
+    /// The `--database` URL of database `name` on this cluster.
+    package func url(database name: String = "catalog") -> String {
+        "postgresql://\(user)@/\(name)?host=\(directory)"
+    }
+
+    /// Starts a cluster; throws with the tool's output when a step fails.
+    package static func start() throws -> PostgresCluster {
+        let cluster = try PostgresCluster()
+        do {
+            try cluster.run("initdb", "-D", "\(cluster.directory)/data", "-U", cluster.user, "--auth=trust", "-E", "UTF8",
+                            "--locale=C.UTF-8", "--no-sync")
+            try cluster.run(
+                "pg_ctl", "-D", "\(cluster.directory)/data", "-l", "\(cluster.directory)/server.log", "-w", "-o",
+                "-c listen_addresses='' -k \(cluster.directory) -p \(cluster.port) -c fsync=off -c max_connections=200", "start")
+            try cluster.run("createdb", "-h", cluster.directory, "-p", "\(cluster.port)", "-U", cluster.user, "catalog")
+        } catch {
+            cluster.stop()
+            throw error
+        }
+        return cluster
+    }
+
+    private init() throws {
+        bin = try Self.binDirectory()
+        runAs = getuid() == 0 ? "postgres" : nil
+        var template = Array("/tmp/catalog-postgres.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw PostgresClusterError("mkdtemp: \(String(cString: strerror(errno)))") }
+        directory = String(cString: made)
+        if let runAs {
+            guard let account = getpwnam(runAs) else {
+                throw PostgresClusterError("there is no '\(runAs)' user to run PostgreSQL as (install Debian's postgresql)")
+            }
+            guard chown(directory, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+                throw PostgresClusterError("chown \(directory): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Creates another database, `name`, owned by `user`.
+    package func createDatabase(_ name: String) throws {
+        try run("createdb", "-h", directory, "-p", "\(port)", "-U", user, name)
+    }
+
+    /// Stops the server at once (no checkpoint: the data is thrown away) and removes the directory.
+    package func stop() {
+        if FileManager.default.fileExists(atPath: "\(directory)/data/postmaster.pid") {
+            try? run("pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop")
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs PostgreSQL's `tool` with `arguments` (as `postgres` when root) and waits for it.
+    private func run(_ tool: String, _ arguments: String...) throws {
+        let process = ChildProcess()
+        if let runAs {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", runAs, "--", "\(bin)/\(tool)"] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "\(bin)/\(tool)")
+            process.arguments = arguments
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PostgresClusterError("\(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+        }
+    }
+
+    /// The newest PostgreSQL's programs under /usr/lib/postgresql (Debian's layout).
+    private static func binDirectory() throws -> String {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        guard let newest = versions.last else {
+            throw PostgresClusterError("PostgreSQL is not installed (no \(root)/<version>): scripts/setup.sh installs it")
+        }
+        return "\(root)/\(newest)/bin"
+    }
+}
+
+/// Runs `body` with a fresh cluster, stopped and removed afterwards, whatever `body` does.
+package func withPostgresCluster<T>(_ body: (PostgresCluster) async throws -> T) async throws -> T {
+    let cluster = try PostgresCluster.start()
+    defer { cluster.stop() }
+    return try await body(cluster)
+}
+
+/// A step of starting or using a test cluster failed.
+package struct PostgresClusterError: Error, CustomStringConvertible {
+    package let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
