@@ -69,13 +69,44 @@ public final class CatalogClient: Sendable {
         tls: ClientTLS? = nil,
         configuration: Configuration = .defaults
     ) async throws -> CatalogClient {
+        try await connect(to: [Endpoint(host: host, port: port)], bearerToken: bearerToken, tls: tls, configuration: configuration)
+    }
+
+    /// Connects to the first of `endpoints` that answers: replicas of one service, reached
+    /// without a load balancer. When the connection is lost, calls move on to the next
+    /// endpoint that answers; a read is retried there (`Configuration/retry`), and a
+    /// ``FiltersClient/watch(_:sinceRevision:delivery:heartbeatSeconds:options:onInterruption:)``
+    /// resumes there after the last revision it delivered.
+    ///
+    /// ```swift
+    /// let catalog = try await CatalogClient.connect(to: [
+    ///     CatalogClient.Endpoint(host: "10.0.0.11", port: 50051),
+    ///     CatalogClient.Endpoint(host: "10.0.0.12", port: 50051),
+    /// ])
+    /// await catalog.close()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoints: Where the replicas listen, tried in this order; at least one.
+    ///   - bearerToken: As for ``connect(host:port:bearerToken:tls:configuration:)``.
+    ///   - tls: As for ``connect(host:port:bearerToken:tls:configuration:)``; with a server
+    ///     name in it, every endpoint's certificate must be valid for that name.
+    ///   - configuration: Connection, default call options, retries and reconnection.
+    /// - Throws: `RPCError` with UNAVAILABLE when no endpoint can be reached now.
+    public static func connect(
+        to endpoints: [Endpoint],
+        bearerToken: String? = nil,
+        tls: ClientTLS? = nil,
+        configuration: Configuration = .defaults
+    ) async throws -> CatalogClient {
+        guard !endpoints.isEmpty else { throw RPCError(.invalidArgument, "CatalogClient.connect(to:) needs at least one endpoint") }
         var configuration = configuration
         if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
         if let tls { configuration.connection.tls = tls }
-        let connection = try await HTTP2ClientConnection.connect(host: host, port: port, configuration: configuration.connection)
+        let (connection, endpoint) = try await ConnectionManager.connectToAny(endpoints, configuration: configuration.connection)
         let connections = ConnectionManager(
-            host: host, port: port, configuration: configuration.connection,
-            backoff: configuration.reconnectBackoff, connection: connection
+            endpoints: endpoints, configuration: configuration.connection,
+            backoff: configuration.reconnectBackoff, connection: connection, endpoint: endpoint
         )
         return CatalogClient(connections: connections, configuration: configuration)
     }

@@ -25,6 +25,14 @@ func catalogClientConnect() async throws {
     await catalog.close()
 }
 
+func catalogClientConnectToEndpoints() async throws {
+    let catalog = try await CatalogClient.connect(to: [
+        CatalogClient.Endpoint(host: "10.0.0.11", port: 50051),
+        CatalogClient.Endpoint(host: "10.0.0.12", port: 50051),
+    ])
+    await catalog.close()
+}
+
 func configuration() async throws {
     var configuration = CatalogClient.Configuration.defaults
     configuration.defaultCallOptions.timeout = .seconds(5)

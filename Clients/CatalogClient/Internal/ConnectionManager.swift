@@ -5,6 +5,10 @@ import Synchronization
 /// Owns the client's one HTTP/2 connection: opens every call on it, and replaces it when it
 /// is lost, with jittered exponential backoff between failed connection attempts.
 ///
+/// With several endpoints (replicas of one service), an attempt tries each once, starting
+/// with the one after the endpoint of the connection that was lost: calls move on to another
+/// replica instead of waiting for a dead one, and the attempt fails only when none answers.
+///
 /// Reconnection is lazy: the first call that finds the connection unusable connects again;
 /// calls that arrive meanwhile wait for that attempt instead of starting their own. A call
 /// whose timeout ends before the backoff allows the next attempt fails at once; an attempt
@@ -19,25 +23,25 @@ final class ConnectionManager: ClientTransport, Sendable {
     }
 
     private enum State {
-        /// No connection; the next attempt may start at `notBefore`.
-        case idle(failures: Int, notBefore: ContinuousClock.Instant?, lastError: RPCError?)
+        /// No connection; the next attempt may start at `notBefore`, with endpoint `first`.
+        case idle(failures: Int, notBefore: ContinuousClock.Instant?, lastError: RPCError?, first: Int)
         /// An attempt is under way; `waiters` are resumed with its outcome.
         case connecting(failures: Int, waiters: [Int: Waiter])
-        case ready(HTTP2ClientConnection)
+        /// Connected to endpoint `endpoint`.
+        case ready(HTTP2ClientConnection, endpoint: Int)
         case closed
     }
 
     /// What a caller does after looking at the state.
     private enum Step {
         case use(HTTP2ClientConnection)
-        case connect(failures: Int)
+        case connect(failures: Int, first: Int)
         case wait(until: ContinuousClock.Instant, lastError: RPCError?)
         case join
         case fail(RPCError)
     }
 
-    private let host: String
-    private let port: Int
+    private let endpoints: [CatalogClient.Endpoint]
     private let configuration: HTTP2ClientConfiguration
     private let backoff: Backoff
     private let state: Mutex<State>
@@ -45,12 +49,36 @@ final class ConnectionManager: ClientTransport, Sendable {
 
     private static let closedError = RPCError(.cancelled, "the client is closed")
 
-    init(host: String, port: Int, configuration: HTTP2ClientConfiguration, backoff: Backoff, connection: HTTP2ClientConnection) {
-        self.host = host
-        self.port = port
+    /// - Parameters:
+    ///   - connection: the connection to `endpoints[endpoint]` made first.
+    init(
+        endpoints: [CatalogClient.Endpoint], configuration: HTTP2ClientConfiguration, backoff: Backoff,
+        connection: HTTP2ClientConnection, endpoint: Int
+    ) {
+        precondition(endpoints.indices.contains(endpoint), "the first connection is to one of the endpoints")
+        self.endpoints = endpoints
         self.configuration = configuration
         self.backoff = backoff
-        self.state = Mutex(.ready(connection))
+        self.state = Mutex(.ready(connection, endpoint: endpoint))
+    }
+
+    /// Connects to the first of `endpoints` that answers, trying them in order from `first`;
+    /// returns the connection and its endpoint's index, or throws the last failure.
+    static func connectToAny(
+        _ endpoints: [CatalogClient.Endpoint], from first: Int = 0, configuration: HTTP2ClientConfiguration
+    ) async throws(RPCError) -> (HTTP2ClientConnection, endpoint: Int) {
+        var lastError = RPCError(.unavailable, "no endpoint to connect to")
+        for offset in endpoints.indices {
+            let index = (first + offset) % endpoints.count
+            let endpoint = endpoints[index]
+            do {
+                return (try await HTTP2ClientConnection.connect(host: endpoint.host, port: endpoint.port, configuration: configuration), index)
+            } catch {
+                lastError = error
+            }
+        }
+        guard endpoints.count > 1 else { throw lastError }
+        throw RPCError(.unavailable, "none of \(endpoints.count) endpoints answered; the last: \(lastError.message)", cause: lastError)
     }
 
     /// Opens the call on the current connection. A connection that refuses to open a stream
@@ -72,7 +100,7 @@ final class ConnectionManager: ClientTransport, Sendable {
         let connection: HTTP2ClientConnection? = state.withLock { state in
             defer { state = .closed }
             switch state {
-            case .ready(let connection):
+            case .ready(let connection, _):
                 return connection
             case .connecting(_, let waiters):
                 for waiter in waiters.values { waiter.resume(returning: .failed(Self.closedError)) }
@@ -94,8 +122,8 @@ final class ConnectionManager: ClientTransport, Sendable {
                 return connection
             case .fail(let error):
                 throw error
-            case .connect(let failures):
-                return try await connect(after: failures)
+            case .connect(let failures, let first):
+                return try await connect(after: failures, first: first)
             case .join:
                 switch await join() {
                 case .connected(let connection): return connection
@@ -104,7 +132,7 @@ final class ConnectionManager: ClientTransport, Sendable {
                 }
             case .wait(let notBefore, let lastError):
                 if let deadline, deadline < notBefore {
-                    throw lastError ?? RPCError(.unavailable, "not connected to \(host):\(port)")
+                    throw lastError ?? RPCError(.unavailable, "not connected to \(endpoints.map(\.description).joined(separator: ", "))")
                 }
                 do {
                     try await Task.sleep(until: notBefore, clock: .continuous)
@@ -118,27 +146,31 @@ final class ConnectionManager: ClientTransport, Sendable {
     private func nextStep() -> Step {
         state.withLock { state in
             switch state {
-            case .ready(let connection):
+            case .ready(let connection, _):
                 return .use(connection)
             case .closed:
                 return .fail(Self.closedError)
             case .connecting:
                 return .join
-            case .idle(let failures, let notBefore, let lastError):
+            case .idle(let failures, let notBefore, let lastError, let first):
                 if let notBefore, ContinuousClock.now < notBefore {
                     return .wait(until: notBefore, lastError: lastError)
                 }
                 state = .connecting(failures: failures, waiters: [:])
-                return .connect(failures: failures)
+                return .connect(failures: failures, first: first)
             }
         }
     }
 
-    /// Makes one connection attempt and hands its outcome to the callers waiting for it.
-    private func connect(after failures: Int) async throws(RPCError) -> HTTP2ClientConnection {
+    /// Makes one connection attempt (each endpoint once, from `first`) and hands its outcome to
+    /// the callers waiting for it.
+    private func connect(after failures: Int, first: Int) async throws(RPCError) -> HTTP2ClientConnection {
         let outcome: Attempt
+        var endpoint = first
         do {
-            outcome = .connected(try await HTTP2ClientConnection.connect(host: host, port: port, configuration: configuration))
+            let connected = try await Self.connectToAny(endpoints, from: first, configuration: configuration)
+            endpoint = connected.endpoint
+            outcome = .connected(connected.0)
         } catch {
             outcome = .failed(error)
         }
@@ -149,10 +181,10 @@ final class ConnectionManager: ClientTransport, Sendable {
             }
             switch outcome {
             case .connected(let connection):
-                state = .ready(connection)
+                state = .ready(connection, endpoint: endpoint)
             case .failed(let error):
                 let delay = backoff.delay(afterFailures: failures + 1)
-                state = .idle(failures: failures + 1, notBefore: .now + delay, lastError: error)
+                state = .idle(failures: failures + 1, notBefore: .now + delay, lastError: error, first: first)
             }
             return (Array(waiters.values), outcome)
         }
@@ -192,11 +224,12 @@ final class ConnectionManager: ClientTransport, Sendable {
         }
     }
 
-    /// Forgets `connection` after it refused a call, so that the next call reconnects.
+    /// Forgets `connection` after it refused a call, so that the next call reconnects,
+    /// trying the next endpoint first.
     private func retire(_ connection: HTTP2ClientConnection) {
         state.withLock { state in
-            guard case .ready(let current) = state, current === connection else { return }
-            state = .idle(failures: 0, notBefore: nil, lastError: nil)
+            guard case .ready(let current, let endpoint) = state, current === connection else { return }
+            state = .idle(failures: 0, notBefore: nil, lastError: nil, first: (endpoint + 1) % endpoints.count)
         }
     }
 }
