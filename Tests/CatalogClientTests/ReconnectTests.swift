@@ -4,19 +4,11 @@ import Testing
 
 @Suite("One connection, reconnected after the server restarts; graceful close")
 struct ReconnectTests {
-    private static var quickReconnect: CatalogClient.Configuration {
-        var configuration = CatalogClient.Configuration.defaults
-        // Enough attempts to outlast the longest reconnect backoff.
-        configuration.retry = RetryPolicy(maxAttempts: 8, backoff: Backoff(initial: .milliseconds(25), maximum: .milliseconds(100)))
-        configuration.reconnectBackoff = Backoff(initial: .milliseconds(50), maximum: .milliseconds(200))
-        return configuration
-    }
-
     @Test("after the server restarts on the same port, the next call reconnects and sees the same data")
     func reconnectAfterRestart() async throws {
         let database = try TestDatabase()
         let (client, port, books) = try await withCatalogServer(databasePath: database.path) { port in
-            let client = try await CatalogClient.connect(port: port, configuration: Self.quickReconnect)
+            let client = try await CatalogClient.connect(port: port, configuration: .quickReconnect)
             let books = try await client.categories.create(name: "Books")
             return (client, port, books)
         }
@@ -41,7 +33,7 @@ struct ReconnectTests {
     func concurrentCallsAfterRestart() async throws {
         let database = try TestDatabase()
         let (client, port) = try await withCatalogServer(databasePath: database.path) { port in
-            (try await CatalogClient.connect(port: port, configuration: Self.quickReconnect), port)
+            (try await CatalogClient.connect(port: port, configuration: .quickReconnect), port)
         }
         try await withCatalogServer(port: port, databasePath: database.path) { _ in
             let names = try await withThrowingTaskGroup(of: Int.self) { group in

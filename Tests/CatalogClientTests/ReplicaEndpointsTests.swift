@@ -8,13 +8,6 @@ import Testing
 /// away is its graceful shutdown.
 @Suite("Several endpoints: the first that answers, then the next when it goes away", .timeLimit(.minutes(1)))
 struct ReplicaEndpointsTests {
-    private static var quickReconnect: CatalogClient.Configuration {
-        var configuration = CatalogClient.Configuration.defaults
-        configuration.retry = RetryPolicy(maxAttempts: 8, backoff: Backoff(initial: .milliseconds(25), maximum: .milliseconds(100)))
-        configuration.reconnectBackoff = Backoff(initial: .milliseconds(20), maximum: .milliseconds(100))
-        return configuration
-    }
-
     private static func local(_ port: Int) -> CatalogClient.Endpoint {
         CatalogClient.Endpoint(host: "127.0.0.1", port: port)
     }
@@ -50,7 +43,7 @@ struct ReplicaEndpointsTests {
         let (first, second) = (try freeLoopbackPort(), try freeLoopbackPort())
         let options = [FilterOption(id: 1, title: "Débutant"), FilterOption(id: 2, title: "Expert")]
         let (client, watch, books) = try await withCatalogServer(port: first, databasePath: database.path) { _ in
-            let client = try await CatalogClient.connect(to: [Self.local(first), Self.local(second)], configuration: Self.quickReconnect)
+            let client = try await CatalogClient.connect(to: [Self.local(first), Self.local(second)], configuration: .quickReconnect)
             _ = try await client.filters.define("formations", title: "Niveaux", options: options)
             let watch = RecordedWatch(client, filterId: "formations", delivery: .everyChange)
             #expect(await watch.next()?.state?.revision == 1)
