@@ -291,11 +291,34 @@ let package = Package(
                 "CatalogAPI",
                 "CatalogStore",
                 "CatalogStoreSQLite",
+                "StoreTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        // What any store shows through its protocols, and the checks on it, for the tests of every store.
+        .target(
+            name: "StoreTestSupport",
+            dependencies: [
+                "CatalogAPI",
+                "CatalogStore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/StoreTestSupport"
+        ),
+        // The rules every store keeps, through the store protocols, run against each kind of store.
+        .testTarget(
+            name: "StoreConformanceTests",
+            dependencies: [
+                "CatalogAPI",
+                "CatalogStore",
+                "CatalogStoreSQLite",
+                "StoreTestSupport",
+                "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // A throwaway PostgreSQL cluster per test.

@@ -1,6 +1,7 @@
 import CatalogStore
 import Foundation
 import GRDB
+import StoreTestSupport
 import Synchronization
 import Testing
 
@@ -18,6 +19,18 @@ struct BenchmarkSeedTests {
         let summary = try await store.seedForBenchmark(categories: 1000, items: 15_000, largeCategoryItems: 1500)
         #expect(summary.itemCount == 15_000)
         #expect(holdUntilCopying.sawCopying, "the seed's commit started no background checkpoint")
+        try await assertInvariants(store)
+    }
+
+    @Test("the benchmark seed leaves the built-in filter mirroring the seeded categories")
+    func seedMirroredByBuiltinFilter() async throws {
+        let store = try makeStore()
+        let recorder = FilterChangeRecorder(store)
+        let summary = try await store.seedForBenchmark(categories: 30, items: 40, largeCategoryItems: 10)
+        let filter = try #require(try await store.filters().first { $0.filterId == FilterRules.builtinFilterID })
+        #expect(filter.options.count == summary.categoryCount)
+        #expect(filter.revision == 2)
+        #expect(recorder.changes == [.updated(filter)])
         try await assertInvariants(store)
     }
 }

@@ -1,6 +1,7 @@
 import CatalogAPI
 import CatalogStore
 import Foundation
+import StoreTestSupport
 import Testing
 
 @testable import CatalogStoreSQLite

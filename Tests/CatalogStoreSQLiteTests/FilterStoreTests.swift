@@ -2,6 +2,7 @@ import CatalogAPI
 import CatalogStore
 import Foundation
 import GRDB
+import StoreTestSupport
 import Testing
 
 @testable import CatalogStoreSQLite

@@ -3,6 +3,7 @@ import CatalogStore
 import Foundation
 import GRDB
 import Logging
+import StoreTestSupport
 import Synchronization
 import Testing
 
@@ -94,31 +95,6 @@ func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocatio
     }
 }
 
-/// Records what a store tells its filter observer.
-final class FilterChangeRecorder: Sendable {
-    private let recorded = Mutex<[FilterChange]>([])
-
-    init(_ store: SQLiteCatalogStore) {
-        store.observeFilterChanges { change in self.recorded.withLock { $0.append(change) } }
-    }
-
-    var changes: [FilterChange] { recorded.withLock { $0 } }
-
-    /// The states notified, in order.
-    var states: [FilterState] {
-        changes.compactMap { if case .updated(let state) = $0 { state } else { nil } }
-    }
-
-    func reset() { recorded.withLock { $0 = [] } }
-}
-
-/// A filter with explicit options `1...count`, titled "Option n".
-func explicitFilter(_ id: String, title: String = "Filter", options count: Int = 3) -> FilterDefinition {
-    FilterDefinition(
-        filterID: id, title: title,
-        content: .options((0..<Int64(count)).map { FilterOption(id: $0 + 1, title: "Option \($0 + 1)") }))
-}
-
 /// Runs an operation that must fail with `reason`, checks it changed nothing and the invariants hold;
 /// returns the error.
 @discardableResult
@@ -139,46 +115,4 @@ func expectFailure<T>(
     #expect(before == after, "a failed operation changed the store", sourceLocation: sourceLocation)
     try await assertInvariants(store, sourceLocation: sourceLocation)
     return failure
-}
-
-/// Runs a dry run: checks it changed nothing and the invariants hold; returns its answer.
-func expectNoChange<T>(
-    _ store: SQLiteCatalogStore, sourceLocation: SourceLocation = #_sourceLocation,
-    _ operation: () async throws(CatalogError) -> T
-) async throws -> T {
-    let before = try await snapshot(store)
-    let result = try await operation()
-    let after = try await snapshot(store)
-    #expect(before == after, "a dry run changed the store", sourceLocation: sourceLocation)
-    try await assertInvariants(store, sourceLocation: sourceLocation)
-    return result
-}
-
-func name(_ text: String) -> CategoryName {
-    var slug = ""
-    var inSpace = false
-    for character in text.precomposedStringWithCanonicalMapping.lowercased() {
-        if character.isWhitespace {
-            if !inSpace { slug.append("_") }
-            inSpace = true
-        } else {
-            slug.append(character)
-            inSpace = false
-        }
-    }
-    return CategoryName(name: text, slug: slug)
-}
-
-extension CatalogError {
-    /// `details.id` as an integer, when present.
-    var detailID: Int64? {
-        if case .number(let value)? = rpcError.detail?.details?["id"] { return Int64(value) }
-        return nil
-    }
-}
-
-/// What a categories-bound filter's options must be: the categories in position order,
-/// option id = category id, title = name, icon = icon.
-func mirroredOptions(_ categories: [Category]) -> [FilterOption] {
-    categories.sorted { $0.position < $1.position }.map { FilterOption(id: $0.id, title: $0.name, icon: $0.icon) }
 }

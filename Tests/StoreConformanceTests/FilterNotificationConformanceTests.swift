@@ -1,15 +1,14 @@
 import CatalogAPI
 import CatalogStore
 import Foundation
+import StoreTestSupport
 import Testing
 
-@testable import CatalogStoreSQLite
-
-@Suite("SQLite store: filter change notifications")
-struct FilterNotificationTests {
-    @Test("concurrent writers: every change is told once, before its write returns, in revision order per filter")
-    func concurrentWriters() async throws {
-        let store = try makeStore()
+@Suite("Stores: filter change notifications")
+struct FilterNotificationConformanceTests {
+    @Test("concurrent writers: every change is told once, before its write returns, in revision order per filter", arguments: StoreKind.allCases)
+    func concurrentWriters(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let filterIDs = ["a", "b"]
         for id in filterIDs { _ = try await store.defineFilter(explicitFilter(id)) }
         let recorder = FilterChangeRecorder(store)
@@ -55,9 +54,9 @@ struct FilterNotificationTests {
         try await assertInvariants(store)
     }
 
-    @Test("a later observer replaces the earlier one")
-    func replacedObserver() async throws {
-        let store = try makeStore()
+    @Test("a later observer replaces the earlier one", arguments: StoreKind.allCases)
+    func replacedObserver(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let first = FilterChangeRecorder(store)
         _ = try await store.defineFilter(explicitFilter("f"))
         let second = FilterChangeRecorder(store)

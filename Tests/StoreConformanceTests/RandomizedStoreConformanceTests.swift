@@ -2,22 +2,21 @@ import CatalogAPI
 import CatalogStore
 import Foundation
 import PropertyBased
+import StoreTestSupport
 import Testing
 
-@testable import CatalogStoreSQLite
-
 /// Fixed-seed runs of the shared operation generator (`StoreOperationGen`): the same 300
-/// operations every time. `StorePropertyTests` runs fresh random sequences with shrinking.
-@Suite("SQLite store: random operations")
-struct RandomizedStoreTests {
-    @Test("300 random operations, failing ones included, always leave the invariants true", arguments: [UInt64(1), 42])
-    func randomOperations(seed: UInt64) async throws {
-        let store = try makeStore()
+/// operations every time. `StorePropertyConformanceTests` runs fresh random sequences with shrinking.
+@Suite("Stores: random operations")
+struct RandomizedStoreConformanceTests {
+    @Test("300 random operations, failing ones included, always leave the invariants true", arguments: StoreKind.allCases, [UInt64(1), 42])
+    func randomOperations(_ kind: StoreKind, seed: UInt64) async throws {
+        let store = try await kind.makeStore()
         var random = Xoshiro(seed: (seed, seed &* 0x9E37_79B9_7F4A_7C15, ~seed, 0x2545_F491_4F6C_DD1D))
         var outcomes = (succeeded: 0, failed: 0)
         for step in 0..<300 {
             let operation = StoreOperationGen.operation.run(using: &random)
-            let before = try await snapshot(store)
+            let before = try await ObservableState(store)
             var failed = false
             do throws(CatalogError) {
                 try await operation.apply(to: store)
@@ -27,7 +26,7 @@ struct RandomizedStoreTests {
             }
             if failed { outcomes.failed += 1 } else { outcomes.succeeded += 1 }
             if failed || operation.isDryRun {
-                #expect(try await snapshot(store) == before, "step \(step) \(operation) changed the store without succeeding")
+                #expect(try await ObservableState(store) == before, "step \(step) \(operation) changed the store without succeeding")
             }
             try await assertInvariants(store)
         }

@@ -2,23 +2,21 @@ import CatalogAPI
 import CatalogStore
 import PropertyBased
 
-@testable import CatalogStoreSQLite
-
 /// A category named by an operation: the `n`-th existing one (modulo how many exist when the
 /// operation runs) or one that does not exist. Naming by slot rather than by id keeps a sequence
 /// meaningful when shrinking removes the operations before it.
-enum CategoryRef: Hashable, Sendable, CustomStringConvertible {
+package enum CategoryRef: Hashable, Sendable, CustomStringConvertible {
     case slot(Int)
     case missing
 
-    static let missingID: Int64 = 9999
+    package static let missingID: Int64 = 9999
 
-    func resolve(_ ids: [Int64]) -> Int64 {
+    package func resolve(_ ids: [Int64]) -> Int64 {
         guard case .slot(let slot) = self, !ids.isEmpty else { return Self.missingID }
         return ids[slot % ids.count]
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .slot(let slot): "c\(slot)"
         case .missing: "c?"
@@ -27,18 +25,18 @@ enum CategoryRef: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An item named by an operation, like `CategoryRef`.
-enum ItemRef: Hashable, Sendable, CustomStringConvertible {
+package enum ItemRef: Hashable, Sendable, CustomStringConvertible {
     case slot(Int)
     case missing
 
-    static let missingID: Int64 = 8888
+    package static let missingID: Int64 = 8888
 
-    func resolve(_ ids: [Int64]) -> Int64 {
+    package func resolve(_ ids: [Int64]) -> Int64 {
         guard case .slot(let slot) = self, !ids.isEmpty else { return Self.missingID }
         return ids[slot % ids.count]
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .slot(let slot): "i\(slot)"
         case .missing: "i?"
@@ -49,7 +47,7 @@ enum ItemRef: Hashable, Sendable, CustomStringConvertible {
 /// One write of the store, with its arguments. Names come from a small pool so slugs collide
 /// often; ids are slots, mostly of existing rows and sometimes missing, so most operations
 /// succeed and some fail.
-enum StoreOperation: Hashable, Sendable {
+package enum StoreOperation: Hashable, Sendable {
     case createCategory(name: Int)
     case updateCategory(CategoryRef, name: Int?, isDefault: Bool?, expectedRevision: Int64?)
     case deleteCategory(CategoryRef, policy: DeleteItemsPolicy, moveTo: CategoryRef, expectedRevision: Int64?, dryRun: Bool)
@@ -62,10 +60,10 @@ enum StoreOperation: Hashable, Sendable {
     case updateItem(ItemRef, category: CategoryRef?)
     case deleteItem(ItemRef)
 
-    static let names = ["Books", "Films", "Music", "Art", "Food", "Travel", "Family", "Cars"]
+    package static let names = ["Books", "Films", "Music", "Art", "Food", "Travel", "Family", "Cars"]
 
     /// Whether the operation is a dry run, so must change nothing.
-    var isDryRun: Bool {
+    package var isDryRun: Bool {
         switch self {
         case .deleteCategory(_, _, _, _, let dryRun), .mergeCategories(_, _, let dryRun), .assignItems(_, _, let dryRun),
             .importCategories(_, _, _, let dryRun):
@@ -75,14 +73,14 @@ enum StoreOperation: Hashable, Sendable {
     }
 
     /// Runs the operation against `store`, resolving slots against the ids that exist now.
-    func apply(to store: some CatalogStore) async throws(CatalogError) {
+    package func apply(to store: some CatalogStore) async throws(CatalogError) {
         let categories = try await store.listCategories(CategoryQuery()).map(\.id)
         let items = try await store.listItems(ItemQuery(pageSize: 500)).items.map(\.id)
         try await apply(to: store, categories: categories, items: items)
     }
 
     /// Runs the operation against `store`, resolving slots against `categories` and `items`.
-    func apply(to store: some CatalogStore, categories: [Int64], items: [Int64]) async throws(CatalogError) {
+    package func apply(to store: some CatalogStore, categories: [Int64], items: [Int64]) async throws(CatalogError) {
         func category(_ ref: CategoryRef) -> Int64 { ref.resolve(categories) }
         func item(_ ref: ItemRef) -> Int64 { ref.resolve(items) }
         func categoryName(_ index: Int) -> CategoryName { name(Self.names[index % Self.names.count]) }
@@ -128,24 +126,24 @@ enum StoreOperation: Hashable, Sendable {
 /// Generators of store operations. Every part is built from the library's integer and Boolean
 /// generators with `zip` and `map`, so a failing sequence shrinks: operations are dropped, slots
 /// move towards 0, flags towards `false`.
-enum StoreOperationGen {
-    typealias OperationGenerator = Generator<StoreOperation, AnySequence<Any>>
+package enum StoreOperationGen {
+    package typealias OperationGenerator = Generator<StoreOperation, AnySequence<Any>>
 
     /// Mostly one of the first few existing categories, one time in ten a missing one.
-    static let category = Gen.int(in: 0...9).map { $0 == 9 ? CategoryRef.missing : .slot($0) }
-    static let item = Gen.int(in: 0...9).map { $0 == 9 ? ItemRef.missing : .slot($0) }
-    static let name = Gen.int(in: 0..<StoreOperation.names.count)
-    static let dryRun = Gen.bool(0.25)
+    package static let category = Gen.int(in: 0...9).map { $0 == 9 ? CategoryRef.missing : .slot($0) }
+    package static let item = Gen.int(in: 0...9).map { $0 == 9 ? ItemRef.missing : .slot($0) }
+    package static let name = Gen.int(in: 0..<StoreOperation.names.count)
+    package static let dryRun = Gen.bool(0.25)
     /// Usually no expected revision; otherwise a small one that may or may not match.
-    static let revision = Gen.int64(in: 1...3).optional(valueRate: 0.2)
+    package static let revision = Gen.int64(in: 1...3).optional(valueRate: 0.2)
 
-    static let createCategory: OperationGenerator = name.map { StoreOperation.createCategory(name: $0) }.eraseToAny()
-    static let updateCategory: OperationGenerator = zip(category, name.optional(valueRate: 0.8), Gen.bool(0.15), revision)
+    package static let createCategory: OperationGenerator = name.map { StoreOperation.createCategory(name: $0) }.eraseToAny()
+    package static let updateCategory: OperationGenerator = zip(category, name.optional(valueRate: 0.8), Gen.bool(0.15), revision)
         .map { ref, name, isDefault, revision in
             StoreOperation.updateCategory(ref, name: name, isDefault: isDefault ? true : nil, expectedRevision: revision)
         }
         .eraseToAny()
-    static let deleteCategory: OperationGenerator = zip(Gen.int(in: 0...3), category, category, revision, dryRun)
+    package static let deleteCategory: OperationGenerator = zip(Gen.int(in: 0...3), category, category, revision, dryRun)
         .map { policy, ref, moveTo, revision, dryRun in
             StoreOperation.deleteCategory(
                 ref, policy: DeleteItemsPolicy.allCases[policy], moveTo: moveTo, expectedRevision: revision,
@@ -153,7 +151,7 @@ enum StoreOperationGen {
         }
         .eraseToAny()
     /// A step, or a position from -1 to 10 (some out of range).
-    static let moveCategory: OperationGenerator = zip(category, Gen.int(in: 0...13), revision)
+    package static let moveCategory: OperationGenerator = zip(category, Gen.int(in: 0...13), revision)
         .map { ref, target, revision in
             let moveTarget: MoveTarget =
                 switch target {
@@ -164,16 +162,16 @@ enum StoreOperationGen {
             return StoreOperation.moveCategory(ref, to: moveTarget, expectedRevision: revision)
         }
         .eraseToAny()
-    static let mergeCategories: OperationGenerator = zip(category.array(of: 1...3), category, dryRun)
+    package static let mergeCategories: OperationGenerator = zip(category.array(of: 1...3), category, dryRun)
         .map { StoreOperation.mergeCategories(sources: $0, into: $1, dryRun: $2) }
         .eraseToAny()
-    static let assignItems: OperationGenerator = zip(item.array(of: 1...3), category.optional(valueRate: 0.8), dryRun)
+    package static let assignItems: OperationGenerator = zip(item.array(of: 1...3), category.optional(valueRate: 0.8), dryRun)
         .map { StoreOperation.assignItems($0, to: $1, dryRun: $2) }
         .eraseToAny()
-    static let moveItems: OperationGenerator = zip(category, category)
+    package static let moveItems: OperationGenerator = zip(category, category)
         .map { StoreOperation.moveItems(from: $0, to: $1) }
         .eraseToAny()
-    static let importCategories: OperationGenerator = zip(
+    package static let importCategories: OperationGenerator = zip(
         name.array(of: 0...4), Gen.int(in: 0...3).optional(valueRate: 0.3), Gen.bool(0.5), dryRun
     )
     .map { names, defaultIndex, replace, dryRun in
@@ -181,16 +179,16 @@ enum StoreOperationGen {
             names: names, defaultIndex: defaultIndex, mode: replace ? .replace : .merge, dryRun: dryRun)
     }
     .eraseToAny()
-    static let createItem: OperationGenerator = zip(Gen.int(in: 0...99), category.optional(valueRate: 0.7))
+    package static let createItem: OperationGenerator = zip(Gen.int(in: 0...99), category.optional(valueRate: 0.7))
         .map { StoreOperation.createItem(title: $0, category: $1) }
         .eraseToAny()
-    static let updateItem: OperationGenerator = zip(item, category.optional(valueRate: 0.7))
+    package static let updateItem: OperationGenerator = zip(item, category.optional(valueRate: 0.7))
         .map { StoreOperation.updateItem($0, category: $1) }
         .eraseToAny()
-    static let deleteItem: OperationGenerator = item.map { StoreOperation.deleteItem($0) }.eraseToAny()
+    package static let deleteItem: OperationGenerator = item.map { StoreOperation.deleteItem($0) }.eraseToAny()
 
     /// Any write, weighted so categories and items keep existing to work on.
-    static let operation = Gen<StoreOperation>.frequency([
+    package static let operation = Gen<StoreOperation>.frequency([
         (weight: 3, gen: createCategory),
         (weight: 2, gen: updateCategory),
         (weight: 2, gen: deleteCategory),
@@ -205,7 +203,7 @@ enum StoreOperationGen {
     ])
 
     /// A sequence of `count` operations.
-    static func sequence(of count: ClosedRange<Int>) -> Generator<[StoreOperation], Generator<StoreOperation, AnySequence<(index: Int, value: Any)>>.ArrayShrink> {
+    package static func sequence(of count: ClosedRange<Int>) -> Generator<[StoreOperation], Generator<StoreOperation, AnySequence<(index: Int, value: Any)>>.ArrayShrink> {
         operation.array(of: count)
     }
 }

@@ -2,16 +2,15 @@ import CatalogAPI
 import CatalogStore
 import Foundation
 import PropertyBased
+import StoreTestSupport
 import Synchronization
 import Testing
 
-@testable import CatalogStoreSQLite
-
 /// Property-based tests: random sequences of every store write, many of them failing, run
-/// against a real SQLite store. On a failure the library shrinks the sequence to a minimal one
+/// against each kind of store. On a failure the library shrinks the sequence to a minimal one
 /// and prints it with a `.fixedSeed(...)` to reproduce it.
-@Suite("SQLite store: property-based operation sequences")
-struct StorePropertyTests {
+@Suite("Stores: property-based operation sequences")
+struct StorePropertyConformanceTests {
     /// How many steps succeeded and failed, over every sequence, to check both were exercised.
     final class Outcomes: Sendable {
         private let counts = Mutex((succeeded: 0, failed: 0, dryRuns: 0))
@@ -24,13 +23,13 @@ struct StorePropertyTests {
         var value: (succeeded: Int, failed: Int, dryRuns: Int) { counts.withLock { $0 } }
     }
 
-    @Test("after every step of a random sequence the invariants hold; failed steps and dry runs change nothing")
-    func sequentialOperations() async throws {
+    @Test("after every step of a random sequence the invariants hold; failed steps and dry runs change nothing", arguments: StoreKind.allCases)
+    func sequentialOperations(_ kind: StoreKind) async throws {
         let outcomes = Outcomes()
         await propertyCheck(count: 150, input: StoreOperationGen.sequence(of: 1...40)) { operations in
-            let store = try makeStore()
+            let store = try await kind.makeStore()
             for (step, operation) in operations.enumerated() {
-                let before = try await snapshot(store)
+                let before = try await ObservableState(store)
                 var failure: CatalogError?
                 do throws(CatalogError) {
                     try await operation.apply(to: store)
@@ -41,10 +40,10 @@ struct StorePropertyTests {
                 if let failure {
                     #expect(failure.reason != "storage", "step \(step) \(operation): \(failure)")
                     #expect(
-                        try await snapshot(store) == before,
+                        try await ObservableState(store) == before,
                         "step \(step) \(operation) failed (\(failure.reason)) but changed the store")
                 } else if operation.isDryRun {
-                    #expect(try await snapshot(store) == before, "step \(step) \(operation) is a dry run but changed the store")
+                    #expect(try await ObservableState(store) == before, "step \(step) \(operation) is a dry run but changed the store")
                 }
                 try await assertInvariants(store)
             }
@@ -57,11 +56,11 @@ struct StorePropertyTests {
         #expect(total.dryRuns >= 30, "\(total)")
     }
 
-    @Test("sequences run concurrently from four tasks leave the invariants true and fail only with catalog errors")
-    func concurrentOperations() async throws {
+    @Test("sequences run concurrently from four tasks leave the invariants true and fail only with catalog errors", arguments: StoreKind.allCases)
+    func concurrentOperations(_ kind: StoreKind) async throws {
         let outcomes = Outcomes()
         await propertyCheck(count: 20, input: StoreOperationGen.sequence(of: 1...15).array(of: 3...4)) { sequences in
-            let store = try makeStore()
+            let store = try await kind.makeStore()
             // Something to work on: four categories, two of them with items.
             for index in 0..<4 {
                 let category = try await store.createCategory(CategoryDraft(name: name(StoreOperation.names[index])))

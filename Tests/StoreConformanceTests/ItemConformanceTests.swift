@@ -1,15 +1,14 @@
 import CatalogAPI
 import CatalogStore
 import Foundation
+import StoreTestSupport
 import Testing
 
-@testable import CatalogStoreSQLite
-
-@Suite("SQLite store: items")
-struct ItemStoreTests {
-    @Test("create, read, update and delete keep every category's item count")
-    func crud() async throws {
-        let store = try makeStore()
+@Suite("Stores: items")
+struct ItemConformanceTests {
+    @Test("create, read, update and delete keep every category's item count", arguments: StoreKind.allCases)
+    func crud(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let categories = try await store.listCategories(CategoryQuery())
         let (family, cars) = (categories[0], categories[1])
         let created = try await store.createItem(
@@ -21,8 +20,8 @@ struct ItemStoreTests {
         #expect(created.title == "Prompt Engineering")
         #expect(created.price == Money(amount: "990.00", currency: "EUR"))
         #expect(created.categoryId == family.id)
-        #expect(try store.itemNow(id: created.id) == created)
-        #expect(try store.categoryNow(id: family.id).itemCount == 1)
+        #expect(try await store.item(id: created.id) == created)
+        #expect(try await store.category(id: family.id).itemCount == 1)
 
         let missingCategory = try await expectFailure(store, "notFound") { () async throws(CatalogError) in
             try await store.createItem(ItemDraft(title: "x", categoryID: 88))
@@ -38,8 +37,8 @@ struct ItemStoreTests {
         #expect(moved.title == "Prompting")
         #expect(moved.summary == "Bien écrire")
         #expect(moved.categoryId == cars.id)
-        #expect(try store.categoryNow(id: family.id).itemCount == 0)
-        #expect(try store.categoryNow(id: cars.id).itemCount == 1)
+        #expect(try await store.category(id: family.id).itemCount == 0)
+        #expect(try await store.category(id: cars.id).itemCount == 1)
 
         let updateMissing = try await expectFailure(store, "notFound") { () async throws(CatalogError) in
             try await store.updateItem(id: created.id, ItemChanges(categoryID: .set(77)))
@@ -58,21 +57,21 @@ struct ItemStoreTests {
         let unassigned = try await store.updateItem(id: created.id, ItemChanges(categoryID: .clear))
         try await assertInvariants(store)
         #expect(unassigned.categoryId == nil)
-        #expect(try store.categoryNow(id: cars.id).itemCount == 0)
+        #expect(try await store.category(id: cars.id).itemCount == 0)
 
         _ = try await store.updateItem(id: created.id, ItemChanges(categoryID: .set(family.id)))
         try await store.deleteItem(id: created.id)
         try await assertInvariants(store)
-        #expect(try store.categoryNow(id: family.id).itemCount == 0)
+        #expect(try await store.category(id: family.id).itemCount == 0)
         let gone = try await expectFailure(store, "notFound") { () async throws(CatalogError) in
             try await store.deleteItem(id: created.id)
         }
         #expect(gone?.detailID == created.id)
     }
 
-    @Test("list filters by category, level and a case- and diacritic-insensitive search")
-    func filters() async throws {
-        let store = try makeStore()
+    @Test("list filters by category, level and a case- and diacritic-insensitive search", arguments: StoreKind.allCases)
+    func filters(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let family = try await store.listCategories(CategoryQuery())[0]
         let generative = try await store.createItem(
             ItemDraft(title: "IA Générative", level: "Débutant", categoryID: family.id))
@@ -95,9 +94,9 @@ struct ItemStoreTests {
         #expect(none.nextPageToken == nil)
     }
 
-    @Test("list sorts by title, price (no price last) and creation, either way")
-    func sorting() async throws {
-        let store = try makeStore()
+    @Test("list sorts by title, price (no price last) and creation, either way", arguments: StoreKind.allCases)
+    func sorting(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let banana = try await store.createItem(
             ItemDraft(title: "banana", price: Money(amount: "10.50", currency: "EUR")))
         let apple = try await store.createItem(ItemDraft(title: "Apple", price: Money(amount: "9.99", currency: "EUR")))
@@ -116,9 +115,9 @@ struct ItemStoreTests {
         #expect(try await ids(.createdAt, true) == [date.id, cherry.id, apple.id, banana.id])
     }
 
-    @Test("pages are stable: an insert between fetches neither duplicates nor skips a row")
-    func pagination() async throws {
-        let store = try makeStore()
+    @Test("pages are stable: an insert between fetches neither duplicates nor skips a row", arguments: StoreKind.allCases)
+    func pagination(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         for index in 0..<23 {
             let price = index % 4 == 0 ? nil : Money(amount: "\(index % 5).00", currency: "EUR")
             _ = try await store.createItem(ItemDraft(title: "item \(index % 7)", price: price))
@@ -154,9 +153,9 @@ struct ItemStoreTests {
         try await assertInvariants(store)
     }
 
-    @Test("a malformed or foreign page token is INVALID_ARGUMENT pageToken")
-    func malformedToken() async throws {
-        let store = try makeStore()
+    @Test("a malformed or foreign page token is INVALID_ARGUMENT pageToken", arguments: StoreKind.allCases)
+    func malformedToken(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         for index in 0..<3 { _ = try await store.createItem(ItemDraft(title: "\(index)")) }
         for token in ["", "not base64!", Data("{\"x\":1}".utf8).base64EncodedString()] {
             let error = try await expectFailure(store, "invalidField") { () async throws(CatalogError) in

@@ -1,15 +1,14 @@
 import CatalogAPI
 import CatalogStore
 import Foundation
+import StoreTestSupport
 import Testing
 
-@testable import CatalogStoreSQLite
-
-@Suite("SQLite store: moving, merging, assigning, stats, export and import")
-struct CategoryOperationTests {
-    @Test("move up, down and to a position shifts the others and bumps their revisions")
-    func move() async throws {
-        let store = try makeStore()
+@Suite("Stores: moving, merging, assigning, stats, export and import")
+struct CategoryOperationConformanceTests {
+    @Test("move up, down and to a position shifts the others and bumps their revisions", arguments: StoreKind.allCases)
+    func move(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let initial = try await store.listCategories(CategoryQuery())
         let (family, cars, games, sports) = (initial[0], initial[1], initial[2], initial[3])
 
@@ -54,7 +53,7 @@ struct CategoryOperationTests {
         }
         #expect(missing?.detailID == 31)
 
-        let current = try store.categoryNow(id: games.id)
+        let current = try await store.category(id: games.id)
         try await expectFailure(store, "revisionMismatch") { () async throws(CatalogError) in
             try await store.moveCategory(id: games.id, to: .step(.up), expectedRevision: current.revision - 1)
         }
@@ -63,9 +62,9 @@ struct CategoryOperationTests {
         #expect(moved.map(\.name) == ["Sports", "Family", "Games", "Cars"])
     }
 
-    @Test("merge moves the items to the target, deletes the sources and keeps positions dense")
-    func merge() async throws {
-        let store = try makeStore()
+    @Test("merge moves the items to the target, deletes the sources and keeps positions dense", arguments: StoreKind.allCases)
+    func merge(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let a = try await store.createCategory(CategoryDraft(name: name("A")))
         let b = try await store.createCategory(CategoryDraft(name: name("B")))
         let c = try await store.createCategory(CategoryDraft(name: name("C")))
@@ -112,12 +111,12 @@ struct CategoryOperationTests {
         // The merge into the default Family of a non-default works.
         _ = try await store.mergeCategories(sourceIDs: [c.id], into: family.id, dryRun: false)
         try await assertInvariants(store)
-        #expect(try store.categoryNow(id: family.id).itemCount == 5)
+        #expect(try await store.category(id: family.id).itemCount == 5)
     }
 
-    @Test("assign items counts only the items whose category changes")
-    func assignItems() async throws {
-        let store = try makeStore()
+    @Test("assign items counts only the items whose category changes", arguments: StoreKind.allCases)
+    func assignItems(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let categories = try await store.listCategories(CategoryQuery())
         let (family, cars) = (categories[0], categories[1])
         let one = try await store.createItem(ItemDraft(title: "one", categoryID: family.id))
@@ -140,16 +139,16 @@ struct CategoryOperationTests {
         #expect(dry == 2)
         #expect(try await store.assignItems([one.id, two.id, three.id, one.id], to: cars.id, dryRun: false) == 2)
         try await assertInvariants(store)
-        #expect(try store.categoryNow(id: cars.id).itemCount == 3)
-        #expect(try store.categoryNow(id: family.id).itemCount == 0)
+        #expect(try await store.category(id: cars.id).itemCount == 3)
+        #expect(try await store.category(id: family.id).itemCount == 0)
         #expect(try await store.assignItems([two.id], to: nil, dryRun: false) == 1)
         try await assertInvariants(store)
-        #expect(try store.itemNow(id: two.id).categoryId == nil)
+        #expect(try await store.item(id: two.id).categoryId == nil)
     }
 
-    @Test("move items moves every item of one category to another")
-    func moveItems() async throws {
-        let store = try makeStore()
+    @Test("move items moves every item of one category to another", arguments: StoreKind.allCases)
+    func moveItems(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let categories = try await store.listCategories(CategoryQuery())
         let (family, cars) = (categories[0], categories[1])
         for index in 0..<3 { _ = try await store.createItem(ItemDraft(title: "\(index)", categoryID: family.id)) }
@@ -163,16 +162,16 @@ struct CategoryOperationTests {
         }
         #expect(try await store.moveItems(from: family.id, to: cars.id) == 3)
         try await assertInvariants(store)
-        #expect(try store.categoryNow(id: cars.id).itemCount == 4)
-        #expect(try store.categoryNow(id: cars.id).revision == 1)  // itemCount does not bump it
+        #expect(try await store.category(id: cars.id).itemCount == 4)
+        #expect(try await store.category(id: cars.id).revision == 1)  // itemCount does not bump it
         #expect(try await store.moveItems(from: family.id, to: cars.id) == 0)
         #expect(try await store.moveItems(from: cars.id, to: cars.id) == 0)
         try await assertInvariants(store)
     }
 
-    @Test("stats answer counts and shares of all items")
-    func stats() async throws {
-        let store = try makeStore()
+    @Test("stats answer counts and shares of all items", arguments: StoreKind.allCases)
+    func stats(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let empty = try await store.stats()
         #expect(empty.itemCount == 0)
         #expect(empty.categoryCount == 4)
@@ -192,9 +191,9 @@ struct CategoryOperationTests {
         #expect(stats.categories[1].share == 0)
     }
 
-    @Test("export lists the categories in position order")
-    func export() async throws {
-        let store = try makeStore()
+    @Test("export lists the categories in position order", arguments: StoreKind.allCases)
+    func export(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let books = try await store.createCategory(CategoryDraft(name: name("Books"), icon: "book"))
         _ = try await store.moveCategory(id: books.id, to: .position(0))
         let records = try await store.exportCategories()
@@ -207,9 +206,9 @@ struct CategoryOperationTests {
         try await assertInvariants(store)
     }
 
-    @Test("import in merge mode creates, updates and keeps by slug")
-    func importMerge() async throws {
-        let store = try makeStore()
+    @Test("import in merge mode creates, updates and keeps by slug", arguments: StoreKind.allCases)
+    func importMerge(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let exported = try await store.exportCategories()
         var records = exported.map {
             CategoryImport(
@@ -240,9 +239,9 @@ struct CategoryOperationTests {
         }
     }
 
-    @Test("import in replace mode also deletes the unnamed non-default categories, unassigning their items")
-    func importReplace() async throws {
-        let store = try makeStore()
+    @Test("import in replace mode also deletes the unnamed non-default categories, unassigning their items", arguments: StoreKind.allCases)
+    func importReplace(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let books = try await store.createCategory(CategoryDraft(name: name("Books")))
         let films = try await store.createCategory(CategoryDraft(name: name("Films")))
         let item = try await store.createItem(ItemDraft(title: "Dune", categoryID: books.id))
@@ -263,9 +262,9 @@ struct CategoryOperationTests {
             try await store.listCategories(CategoryQuery()).map(\.name) == [
                 "Family", "Cars", "Games", "Sports", "Films", "Music",
             ])
-        #expect(try store.itemNow(id: item.id).categoryId == nil)
+        #expect(try await store.item(id: item.id).categoryId == nil)
         try await expectFailure(store, "notFound") { () async throws(CatalogError) in
-            try store.categoryNow(id: books.id)
+            try await store.category(id: books.id)
         }
     }
 }

@@ -1,15 +1,14 @@
 import CatalogAPI
 import CatalogStore
 import Foundation
+import StoreTestSupport
 import Testing
 
-@testable import CatalogStoreSQLite
-
 /// The filters bound to `source: categories` follow every category write in its transaction.
-@Suite("SQLite store: filters bound to the categories")
-struct FilterCategoryBindingTests {
+@Suite("Stores: filters bound to the categories")
+struct FilterCategoryBindingConformanceTests {
     /// The built-in filter now.
-    func builtin(_ store: SQLiteCatalogStore) async throws -> FilterState {
+    func builtin(_ store: TestStore) async throws -> FilterState {
         try #require(try await store.filters().first { $0.filterId == FilterRules.builtinFilterID })
     }
 
@@ -17,7 +16,7 @@ struct FilterCategoryBindingTests {
     /// revision later (or unchanged when `bumps` is false), and was notified exactly once.
     @discardableResult
     func expectBump<T>(
-        _ store: SQLiteCatalogStore, bumps: Bool = true, sourceLocation: SourceLocation = #_sourceLocation,
+        _ store: TestStore, bumps: Bool = true, sourceLocation: SourceLocation = #_sourceLocation,
         _ write: () async throws(CatalogError) -> T
     ) async throws -> FilterState {
         let before = try await builtin(store)
@@ -37,9 +36,9 @@ struct FilterCategoryBindingTests {
         return after
     }
 
-    @Test("create, rename, icon changes and moves update the options in position order")
-    func createUpdateMove() async throws {
-        let store = try makeStore()
+    @Test("create, rename, icon changes and moves update the options in position order", arguments: StoreKind.allCases)
+    func createUpdateMove(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let created = try await expectBump(store) { () async throws(CatalogError) in
             try await store.createCategory(CategoryDraft(name: name("Books"), icon: "book"))
         }
@@ -78,9 +77,9 @@ struct FilterCategoryBindingTests {
         #expect(try await builtin(store).revision == 7)
     }
 
-    @Test("deleting with each item policy removes the option; a selected one is cleared in the same revision")
-    func delete() async throws {
-        let store = try makeStore()
+    @Test("deleting with each item policy removes the option; a selected one is cleared in the same revision", arguments: StoreKind.allCases)
+    func delete(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         var ids: [Int64] = []
         for label in ["A", "B", "C", "D"] {
             ids.append(try await store.createCategory(CategoryDraft(name: name(label))).id)
@@ -109,9 +108,9 @@ struct FilterCategoryBindingTests {
         #expect(rejected.options.map(\.id) == [1, 2, 3, 4])
     }
 
-    @Test("a merge removes the sources' options in one revision, clearing a selected source")
-    func merge() async throws {
-        let store = try makeStore()
+    @Test("a merge removes the sources' options in one revision, clearing a selected source", arguments: StoreKind.allCases)
+    func merge(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let a = try await store.createCategory(CategoryDraft(name: name("A")))
         let b = try await store.createCategory(CategoryDraft(name: name("B")))
         _ = try await store.updateFilter(FilterRules.builtinFilterID, .select(optionID: b.id, toggle: false))
@@ -122,9 +121,9 @@ struct FilterCategoryBindingTests {
         #expect(merged.options.map(\.id) == [1, 2, 3, 4])
     }
 
-    @Test("imports in merge and replace mode update the options; an import changing nothing does not")
-    func imports() async throws {
-        let store = try makeStore()
+    @Test("imports in merge and replace mode update the options; an import changing nothing does not", arguments: StoreKind.allCases)
+    func imports(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         func record(_ label: String, _ position: Int, icon: String? = nil, isDefault: Bool = false) -> CategoryImport {
             CategoryImport(name: name(label), color: "#123456", icon: icon, position: position, isDefault: isDefault)
         }
@@ -146,9 +145,9 @@ struct FilterCategoryBindingTests {
         #expect(replaced.options.map(\.title) == ["Family", "Cars", "Games", "Sports", "Z"])
     }
 
-    @Test("dry runs, failed category writes and item writes change and notify nothing")
-    func noChange() async throws {
-        let store = try makeStore()
+    @Test("dry runs, failed category writes and item writes change and notify nothing", arguments: StoreKind.allCases)
+    func noChange(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let a = try await store.createCategory(CategoryDraft(name: name("A")))
         let item = try await store.createItem(ItemDraft(title: "item", categoryID: a.id))
         let recorder = FilterChangeRecorder(store)
@@ -184,9 +183,9 @@ struct FilterCategoryBindingTests {
         #expect(try await store.filters() == filtersBefore)
     }
 
-    @Test("every bound filter follows the categories; explicit and deleted ones do not")
-    func severalFilters() async throws {
-        let store = try makeStore()
+    @Test("every bound filter follows the categories; explicit and deleted ones do not", arguments: StoreKind.allCases)
+    func severalFilters(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let bound = FilterDefinition(filterID: "bound", title: "Bound", content: .source(.categories))
         _ = try await store.defineFilter(bound)
         _ = try await store.defineFilter(explicitFilter("explicit"))
@@ -204,17 +203,5 @@ struct FilterCategoryBindingTests {
 
         let revived = try await store.defineFilter(FilterDefinition(filterID: "gone", title: "Gone", content: .source(.categories)))
         #expect(revived.revision == 2 && revived.options.last?.title == "Books")
-    }
-
-    @Test("the benchmark seed leaves the built-in filter mirroring the seeded categories")
-    func benchmarkSeed() async throws {
-        let store = try makeStore()
-        let recorder = FilterChangeRecorder(store)
-        let summary = try await store.seedForBenchmark(categories: 30, items: 40, largeCategoryItems: 10)
-        let filter = try await builtin(store)
-        #expect(filter.options.count == summary.categoryCount)
-        #expect(filter.revision == 2)
-        #expect(recorder.changes == [.updated(filter)])
-        try await assertInvariants(store)
     }
 }
