@@ -4,13 +4,11 @@ import Foundation
 import StoreTestSupport
 import Testing
 
-@testable import CatalogStoreSQLite
-
-@Suite("DemoCatalog on the SQLite store")
-struct DemoCatalogTests {
-    @Test("seeds an empty store once: 5 categories, every item valid and in EUR, ids 1...n; a second seed is a no-op")
-    func seedsOnce() async throws {
-        let store = try makeStore()
+@Suite("DemoCatalog on each store")
+struct DemoCatalogConformanceTests {
+    @Test("seeds an empty store once: 5 categories, every item valid and in EUR, ids 1...n; a second seed is a no-op", arguments: StoreKind.allCases)
+    func seedsOnce(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         #expect(try await DemoCatalog.seed(into: store))
         try await assertInvariants(store)
 
@@ -25,25 +23,25 @@ struct DemoCatalogTests {
         #expect(items.items.contains { $0.categoryId == nil })
         #expect(Set(items.items.map(\.title)).count == items.items.count, "titles are distinct")
 
-        let before = try await snapshot(store)
+        let before = try await ObservableState(store)
         #expect(try await DemoCatalog.seed(into: store) == false)
-        #expect(try await snapshot(store) == before)
+        #expect(try await ObservableState(store) == before)
     }
 
-    @Test("does nothing when the store holds an item; reuses an existing category of the same name")
-    func respectsExistingData() async throws {
-        let store = try makeStore()
+    @Test("does nothing when the store holds an item; reuses an existing category of the same name", arguments: StoreKind.allCases)
+    func respectsExistingData(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
         let item = try await store.createItem(ItemDraft(title: "Mon article"))
         #expect(try await DemoCatalog.seed(into: store) == false)
         #expect(try await store.listItems(ItemQuery()).items == [item])
         #expect(try await store.listCategories(CategoryQuery()).count == 4)
 
-        let other = try makeStore()
+        let other = try await kind.makeStore()
         let data = try await other.createCategory(CategoryDraft(name: name("data")))
         #expect(try await DemoCatalog.seed(into: other))
         let categories = try await other.listCategories(CategoryQuery())
         #expect(categories.count == 4 + 5)
-        #expect(try other.categoryNow(id: data.id).itemCount > 0)
+        #expect(try await other.category(id: data.id).itemCount > 0)
         try await assertInvariants(other)
     }
 }
