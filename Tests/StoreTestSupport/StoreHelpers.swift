@@ -1,23 +1,10 @@
 import CatalogAPI
 import CatalogStore
-import Foundation
 import Synchronization
 
-/// The category name `text`, with the slug the rules make of it (lowercased, runs of spaces
-/// as one underscore).
+/// The category name `text` with its slug, as the service hands a valid name to a store.
 package func name(_ text: String) -> CategoryName {
-    var slug = ""
-    var inSpace = false
-    for character in text.precomposedStringWithCanonicalMapping.lowercased() {
-        if character.isWhitespace {
-            if !inSpace { slug.append("_") }
-            inSpace = true
-        } else {
-            slug.append(character)
-            inSpace = false
-        }
-    }
-    return CategoryName(name: text, slug: slug)
+    CategoryName(name: text, slug: CategoryRules.slug(for: text))
 }
 
 /// A filter with explicit options `1...count`, titled "Option n".
