@@ -64,14 +64,14 @@ package func assertInvariants(_ store: TestStore, sourceLocation: SourceLocation
     }
 }
 
-/// Runs an operation that must fail with `reason`, checks it changed nothing the store shows
-/// and the invariants hold; returns the error.
+/// Runs an operation that must fail with `reason`, and checks that `state`, read before and
+/// after, did not change; returns the error.
 @discardableResult
-package func expectFailure<T>(
-    _ store: TestStore, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation,
+package func expectFailure<State: Equatable, T>(
+    _ reason: String, unchanged state: () async throws -> State, sourceLocation: SourceLocation = #_sourceLocation,
     _ operation: () async throws(CatalogError) -> T
 ) async throws -> CatalogError? {
-    let before = try await ObservableState(store)
+    let before = try await state()
     var failure: CatalogError?
     do {
         _ = try await operation()
@@ -80,8 +80,20 @@ package func expectFailure<T>(
         failure = error
         #expect(error.reason == reason, "\(error)", sourceLocation: sourceLocation)
     }
-    let after = try await ObservableState(store)
+    let after = try await state()
     #expect(before == after, "a failed operation changed the store", sourceLocation: sourceLocation)
+    return failure
+}
+
+/// Runs an operation that must fail with `reason`, checks it changed nothing the store shows
+/// and the invariants hold; returns the error.
+@discardableResult
+package func expectFailure<T>(
+    _ store: TestStore, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ operation: () async throws(CatalogError) -> T
+) async throws -> CatalogError? {
+    let failure = try await expectFailure(
+        reason, unchanged: { try await ObservableState(store) }, sourceLocation: sourceLocation, operation)
     try await assertInvariants(store, sourceLocation: sourceLocation)
     return failure
 }

@@ -9,9 +9,9 @@ package enum CategoryRef: Hashable, Sendable, CustomStringConvertible {
     case slot(Int)
     case missing
 
-    package static let missingID: Int64 = 9999
+    static let missingID: Int64 = 9999
 
-    package func resolve(_ ids: [Int64]) -> Int64 {
+    func resolve(_ ids: [Int64]) -> Int64 {
         guard case .slot(let slot) = self, !ids.isEmpty else { return Self.missingID }
         return ids[slot % ids.count]
     }
@@ -29,9 +29,9 @@ package enum ItemRef: Hashable, Sendable, CustomStringConvertible {
     case slot(Int)
     case missing
 
-    package static let missingID: Int64 = 8888
+    static let missingID: Int64 = 8888
 
-    package func resolve(_ ids: [Int64]) -> Int64 {
+    func resolve(_ ids: [Int64]) -> Int64 {
         guard case .slot(let slot) = self, !ids.isEmpty else { return Self.missingID }
         return ids[slot % ids.count]
     }
@@ -80,7 +80,7 @@ package enum StoreOperation: Hashable, Sendable {
     }
 
     /// Runs the operation against `store`, resolving slots against `categories` and `items`.
-    package func apply(to store: some CatalogStore, categories: [Int64], items: [Int64]) async throws(CatalogError) {
+    func apply(to store: some CatalogStore, categories: [Int64], items: [Int64]) async throws(CatalogError) {
         func category(_ ref: CategoryRef) -> Int64 { ref.resolve(categories) }
         func item(_ ref: ItemRef) -> Int64 { ref.resolve(items) }
         func categoryName(_ index: Int) -> CategoryName { name(Self.names[index % Self.names.count]) }
@@ -127,23 +127,23 @@ package enum StoreOperation: Hashable, Sendable {
 /// generators with `zip` and `map`, so a failing sequence shrinks: operations are dropped, slots
 /// move towards 0, flags towards `false`.
 package enum StoreOperationGen {
-    package typealias OperationGenerator = Generator<StoreOperation, AnySequence<Any>>
+    typealias OperationGenerator = Generator<StoreOperation, AnySequence<Any>>
 
     /// Mostly one of the first few existing categories, one time in ten a missing one.
-    package static let category = Gen.int(in: 0...9).map { $0 == 9 ? CategoryRef.missing : .slot($0) }
-    package static let item = Gen.int(in: 0...9).map { $0 == 9 ? ItemRef.missing : .slot($0) }
-    package static let name = Gen.int(in: 0..<StoreOperation.names.count)
-    package static let dryRun = Gen.bool(0.25)
+    static let category = Gen.int(in: 0...9).map { $0 == 9 ? CategoryRef.missing : .slot($0) }
+    static let item = Gen.int(in: 0...9).map { $0 == 9 ? ItemRef.missing : .slot($0) }
+    static let name = Gen.int(in: 0..<StoreOperation.names.count)
+    static let dryRun = Gen.bool(0.25)
     /// Usually no expected revision; otherwise a small one that may or may not match.
-    package static let revision = Gen.int64(in: 1...3).optional(valueRate: 0.2)
+    static let revision = Gen.int64(in: 1...3).optional(valueRate: 0.2)
 
-    package static let createCategory: OperationGenerator = name.map { StoreOperation.createCategory(name: $0) }.eraseToAny()
-    package static let updateCategory: OperationGenerator = zip(category, name.optional(valueRate: 0.8), Gen.bool(0.15), revision)
+    static let createCategory: OperationGenerator = name.map { StoreOperation.createCategory(name: $0) }.eraseToAny()
+    static let updateCategory: OperationGenerator = zip(category, name.optional(valueRate: 0.8), Gen.bool(0.15), revision)
         .map { ref, name, isDefault, revision in
             StoreOperation.updateCategory(ref, name: name, isDefault: isDefault ? true : nil, expectedRevision: revision)
         }
         .eraseToAny()
-    package static let deleteCategory: OperationGenerator = zip(Gen.int(in: 0...3), category, category, revision, dryRun)
+    static let deleteCategory: OperationGenerator = zip(Gen.int(in: 0...3), category, category, revision, dryRun)
         .map { policy, ref, moveTo, revision, dryRun in
             StoreOperation.deleteCategory(
                 ref, policy: DeleteItemsPolicy.allCases[policy], moveTo: moveTo, expectedRevision: revision,
@@ -151,7 +151,7 @@ package enum StoreOperationGen {
         }
         .eraseToAny()
     /// A step, or a position from -1 to 10 (some out of range).
-    package static let moveCategory: OperationGenerator = zip(category, Gen.int(in: 0...13), revision)
+    static let moveCategory: OperationGenerator = zip(category, Gen.int(in: 0...13), revision)
         .map { ref, target, revision in
             let moveTarget: MoveTarget =
                 switch target {
@@ -162,16 +162,16 @@ package enum StoreOperationGen {
             return StoreOperation.moveCategory(ref, to: moveTarget, expectedRevision: revision)
         }
         .eraseToAny()
-    package static let mergeCategories: OperationGenerator = zip(category.array(of: 1...3), category, dryRun)
+    static let mergeCategories: OperationGenerator = zip(category.array(of: 1...3), category, dryRun)
         .map { StoreOperation.mergeCategories(sources: $0, into: $1, dryRun: $2) }
         .eraseToAny()
-    package static let assignItems: OperationGenerator = zip(item.array(of: 1...3), category.optional(valueRate: 0.8), dryRun)
+    static let assignItems: OperationGenerator = zip(item.array(of: 1...3), category.optional(valueRate: 0.8), dryRun)
         .map { StoreOperation.assignItems($0, to: $1, dryRun: $2) }
         .eraseToAny()
-    package static let moveItems: OperationGenerator = zip(category, category)
+    static let moveItems: OperationGenerator = zip(category, category)
         .map { StoreOperation.moveItems(from: $0, to: $1) }
         .eraseToAny()
-    package static let importCategories: OperationGenerator = zip(
+    static let importCategories: OperationGenerator = zip(
         name.array(of: 0...4), Gen.int(in: 0...3).optional(valueRate: 0.3), Gen.bool(0.5), dryRun
     )
     .map { names, defaultIndex, replace, dryRun in
@@ -179,13 +179,13 @@ package enum StoreOperationGen {
             names: names, defaultIndex: defaultIndex, mode: replace ? .replace : .merge, dryRun: dryRun)
     }
     .eraseToAny()
-    package static let createItem: OperationGenerator = zip(Gen.int(in: 0...99), category.optional(valueRate: 0.7))
+    static let createItem: OperationGenerator = zip(Gen.int(in: 0...99), category.optional(valueRate: 0.7))
         .map { StoreOperation.createItem(title: $0, category: $1) }
         .eraseToAny()
-    package static let updateItem: OperationGenerator = zip(item, category.optional(valueRate: 0.7))
+    static let updateItem: OperationGenerator = zip(item, category.optional(valueRate: 0.7))
         .map { StoreOperation.updateItem($0, category: $1) }
         .eraseToAny()
-    package static let deleteItem: OperationGenerator = item.map { StoreOperation.deleteItem($0) }.eraseToAny()
+    static let deleteItem: OperationGenerator = item.map { StoreOperation.deleteItem($0) }.eraseToAny()
 
     /// Any write, weighted so categories and items keep existing to work on.
     package static let operation = Gen<StoreOperation>.frequency([

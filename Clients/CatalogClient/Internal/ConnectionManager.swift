@@ -66,7 +66,7 @@ final class ConnectionManager: ClientTransport, Sendable {
     /// returns the connection and its endpoint's index, or throws the last failure.
     static func connectToAny(
         _ endpoints: [CatalogClient.Endpoint], from first: Int = 0, configuration: HTTP2ClientConfiguration
-    ) async throws(RPCError) -> (HTTP2ClientConnection, endpoint: Int) {
+    ) async throws(RPCError) -> (connection: HTTP2ClientConnection, endpoint: Int) {
         var lastError = RPCError(.unavailable, "no endpoint to connect to")
         for offset in endpoints.indices {
             let index = (first + offset) % endpoints.count
@@ -166,11 +166,10 @@ final class ConnectionManager: ClientTransport, Sendable {
     /// the callers waiting for it.
     private func connect(after failures: Int, first: Int) async throws(RPCError) -> HTTP2ClientConnection {
         let outcome: Attempt
-        var endpoint = first
+        var endpoint = first  // of the connection made, if one is
         do {
             let connected = try await Self.connectToAny(endpoints, from: first, configuration: configuration)
-            endpoint = connected.endpoint
-            outcome = .connected(connected.0)
+            (outcome, endpoint) = (.connected(connected.connection), connected.endpoint)
         } catch {
             outcome = .failed(error)
         }

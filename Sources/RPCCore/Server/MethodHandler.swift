@@ -134,11 +134,8 @@ extension MethodHandler {
     public static func task<Request, Response>(
         _ handler: @escaping @Sendable (Request, ResponseStreamWriter<Response>, ServerContext) async throws -> Void
     ) -> Self where Method == ServerStreamingMethod<Request, Response> {
-        let decoder = RequestDecoder<Request>()
-        return Self { _ in
-            .task { stream, context in
-                let requestBytes = try await Route.singleRequest(from: stream)
-                let request = try decoder.decode(requestBytes, with: stream.head.contentType.codec)
+        Self { _ in
+            streamingTask { (request: Request, stream, context) in
                 try await handler(request, ResponseStreamWriter(stream: stream, context: context), context)
                 stream.finish(lastMessage: nil, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
             }
@@ -152,11 +149,8 @@ extension MethodHandler {
     public static func task<Request, Response>(
         source subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) async throws -> any ResponseSource
     ) -> Self where Method == ServerStreamingMethod<Request, Response> {
-        let decoder = RequestDecoder<Request>()
-        return Self { _ in
-            .task { stream, context in
-                let requestBytes = try await Route.singleRequest(from: stream)
-                let request = try decoder.decode(requestBytes, with: stream.head.contentType.codec)
+        Self { _ in
+            streamingTask { (request: Request, stream, context) in
                 let source = try await subscribe(request, context, ResponseWaker(stream: stream))
                 stream.attach(source, initialMetadata: context.initialMetadata)
             }
@@ -174,6 +168,18 @@ extension MethodHandler {
             .inlineSubscribe { requestBytes, context, waker in
                 try subscribe(try decoder.decode(requestBytes, with: context.contentType.codec), context, waker)
             }
+        }
+    }
+
+    /// A server-streaming call run in a task: its one request decoded with the call's codec,
+    /// then served by `serve`.
+    private static func streamingTask<Request: Decodable & Sendable>(
+        _ serve: @escaping @Sendable (Request, any ServerCallStream, ServerContext) async throws -> Void
+    ) -> Route.Body {
+        let decoder = RequestDecoder<Request>()
+        return .task { stream, context in
+            let request = try decoder.decode(try await Route.singleRequest(from: stream), with: stream.head.contentType.codec)
+            try await serve(request, stream, context)
         }
     }
 }

@@ -149,7 +149,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func send(_ message: [UInt8], framed: Bool, endOfStream: Bool, on state: ClientStream,
               continuation: CheckedContinuation<Void, any Error>) {
-        guard let session, !state.finished, streams[state.id] === state else {
+        guard let session, !state.machine.isFinished, streams[state.id] === state else {
             // The response already ended; its status, not this send, is the call's outcome.
             continuation.resume()
             return
@@ -260,7 +260,7 @@ extension ClientConnectionHandler: NGHTTP2SessionDelegate {
         case FrameType.headers:
             guard let state = streams[frame.streamID] else { return }
             state.headersEnded(endStream: frame.endStream)
-            if state.stopsRequest {
+            if state.machine.stopsRequest {
                 // The server answered before the request ended: stop sending it.
                 session?.submitReset(streamID: state.id, errorCode: HTTP2ErrorCode.cancel)
             }

@@ -9,7 +9,7 @@ final class ClientStream {
     /// The caller's side until the call ends; then let go, since the call holds this state too.
     private var call: ClientCall?
     private var headers: HeaderList
-    private var machine = StateMachine()
+    private(set) var machine = StateMachine()
     private var inbound: InboundBody
     private let maxMessageSize: Int
     private let compression: CompressionAlgorithm
@@ -98,12 +98,6 @@ final class ClientStream {
             return bytes.count
         }
     }
-
-    /// Whether the caller has the call's outcome.
-    var finished: Bool { machine.isFinished }
-
-    /// Whether the request is still being sent although the response ended (see `StateMachine.stopsRequest`).
-    var stopsRequest: Bool { machine.stopsRequest }
 
     func takeWithheldBytes() -> Int {
         inbound.takeWithheldBytes()

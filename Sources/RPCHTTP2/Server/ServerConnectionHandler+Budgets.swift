@@ -67,12 +67,12 @@ extension ServerConnectionHandler {
         guard let session, state.isOpen else { return }
         var watching = false
         for stream in streams.values {
-            let requestOpen = !stream.clientEnded
+            let requestOpen = !stream.machine.clientEnded
             let expiry = stream.watch.sweep(
                 requestOpen: requestOpen, responseWaiting: stream.responseWaiting,
                 requestSweeps: schedule.requestSweeps, stallSweeps: schedule.stallSweeps)
             switch expiry {
-            case .requestTimedOut? where !stream.started:
+            case .requestTimedOut? where !stream.machine.isStarted:
                 // Its header block never ended, and nothing else may come on the connection until it does.
                 return closeAbusive("request headers incomplete for \(configuration.requestBodyTimeout ?? .zero)")
             case .requestTimedOut?:

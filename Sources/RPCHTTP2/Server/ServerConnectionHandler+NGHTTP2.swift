@@ -41,7 +41,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             abuseReason = reason
             return false
         }
-        guard let stream = streams[streamID], !stream.started else { return true }  // trailers are ignored
+        guard let stream = streams[streamID], !stream.machine.isStarted else { return true }  // trailers are ignored
         stream.headers.append(name: name, value: value)
         return true
     }
@@ -50,7 +50,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         switch frame.type {
         case FrameType.headers:
             guard let stream = streams[frame.streamID] else { return }
-            if !stream.started { startCall(on: stream) }
+            if !stream.machine.isStarted { startCall(on: stream) }
             if frame.endStream { endRequest(on: stream) }
         case FrameType.data:
             if frame.endStream, let stream = streams[frame.streamID] { endRequest(on: stream) }

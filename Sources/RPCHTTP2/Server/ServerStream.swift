@@ -56,12 +56,6 @@ final class ServerStream {
         return taken
     }
 
-    /// Whether the call started or was answered: a header block after that is trailers.
-    var started: Bool { machine.isStarted }
-
-    /// Whether the client ended its side of the stream (END_STREAM).
-    var clientEnded: Bool { machine.clientEnded }
-
     /// Whether a handler is attached and the stream still carries its call.
     var isActive: Bool { call != nil && !machine.isFinished }
 
@@ -254,7 +248,9 @@ final class ServerStream {
         outbound.wake(streamID: id, session: session)
     }
 
-    private func releaseSource() {
+    /// The response needs neither its deadline nor its source any more.
+    private func stopDeadlineAndSource() {
+        deadlineTimer?.cancel()
         guard let source else { return }
         self.source = nil
         source.streamClosed()
@@ -290,17 +286,15 @@ final class ServerStream {
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, session: NGHTTP2Session) {
-        let action = machine.finish(withMessage: lastMessage != nil)
-        if case .none = action { return }
-        deadlineTimer?.cancel()
-        releaseSource()
-        switch action {
+        switch machine.finish(withMessage: lastMessage != nil) {
         case .none:
-            break
+            return
         case .trailersOnly:
+            stopDeadlineAndSource()
             recordEnd(trailers.code)
             submitTrailersOnly(trailers, session: session)
         case .drain(let submitHeaders):
+            stopDeadlineAndSource()
             if submitHeaders { submitResponseHeaders(session, initialMetadata) }
             if let lastMessage { appendResponse(lastMessage) }
             recordEnd(trailers.code)  // after the last message, which the access log counts
@@ -358,8 +352,7 @@ final class ServerStream {
     /// Lets go of the call's source, request and unsent response; its writer and its reader
     /// of the request get `error`.
     private func dropCall(_ error: RPCError) {
-        deadlineTimer?.cancel()
-        releaseSource()
+        stopDeadlineAndSource()
         inline = nil
         outbound.removeAll()
         pendingTrailers = nil

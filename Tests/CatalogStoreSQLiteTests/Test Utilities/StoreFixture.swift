@@ -95,24 +95,14 @@ func assertInvariants(_ store: SQLiteCatalogStore, sourceLocation: SourceLocatio
     }
 }
 
-/// Runs an operation that must fail with `reason`, checks it changed nothing and the invariants hold;
-/// returns the error.
+/// Runs an operation that must fail with `reason`, checks it changed no row and the invariants
+/// hold; returns the error.
 @discardableResult
 func expectFailure<T>(
     _ store: SQLiteCatalogStore, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ operation: () async throws(CatalogError) -> T
 ) async throws -> CatalogError? {
-    let before = try await snapshot(store)
-    var failure: CatalogError?
-    do {
-        _ = try await operation()
-        Issue.record("expected \(reason), the operation succeeded", sourceLocation: sourceLocation)
-    } catch {
-        failure = error
-        #expect(error.reason == reason, "\(error)", sourceLocation: sourceLocation)
-    }
-    let after = try await snapshot(store)
-    #expect(before == after, "a failed operation changed the store", sourceLocation: sourceLocation)
+    let failure = try await expectFailure(reason, unchanged: { try await snapshot(store) }, sourceLocation: sourceLocation, operation)
     try await assertInvariants(store, sourceLocation: sourceLocation)
     return failure
 }
