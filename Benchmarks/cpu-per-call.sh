@@ -2,8 +2,8 @@
 # cpu-per-call.sh NEW BASE [ROUNDS=6] [N=200000]: catalogd's CPU (utime + stime from /proc/PID/stat)
 # per Catalog/GetItem {"id":42}, two release catalogd binaries side by side (e.g. the current build
 # and the build before a change), in rounds alternating between them: h2load -n N -c 8 -m 32 -t 1
-# against each in turn. Prints one line a round and target; CPU time counts in clock ticks (10 ms),
-# so N should keep a round at a second of CPU or more.
+# against each in turn, the two taking turns going first. Prints one line a round and target;
+# CPU time counts in clock ticks (10 ms), so N should keep a round at a second of CPU or more.
 set -euo pipefail
 new=${1:?usage: cpu-per-call.sh NEW BASE [ROUNDS] [N]} base=${2:?usage: cpu-per-call.sh NEW BASE [ROUNDS] [N]} rounds=${3:-6} n=${4:-200000}
 tmp=$(mktemp -d); pids=()
@@ -15,7 +15,10 @@ printf '\x00\x00\x00\x00\x09{"id":42}' > $tmp/req
 ticks() { awk '{print $14+$15}' /proc/$1/stat; }
 hz=$(getconf CLK_TCK)
 for r in $(seq $rounds); do
-  for t in new:50071:$newpid base:50072:$basepid; do
+  order="new:50071:$newpid base:50072:$basepid"
+  # The two take turns going first, so that neither gains from its place in a round.
+  (( r % 2 == 0 )) && order="base:50072:$basepid new:50071:$newpid"
+  for t in $order; do
     IFS=: read -r label port pid <<<"$t"
     before=$(ticks $pid)
     out=$(h2load -n $n -c 8 -m 32 -t 1 -H "content-type: application/grpc+json" -H "te: trailers" -d $tmp/req http://127.0.0.1:$port/catalog.v1.Catalog/GetItem 2>&1)
