@@ -315,7 +315,9 @@ let package = Package(
             dependencies: [
                 "CatalogAPI",
                 "CatalogStore",
+                "CatalogStorePostgres",
                 "CatalogStoreSQLite",
+                "PostgresTestSupport",
                 "StoreTestSupport",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),

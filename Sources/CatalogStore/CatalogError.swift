@@ -156,6 +156,13 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
             reason: "databaseMoved")
     }
 
+    /// UNAVAILABLE `databaseUnavailable`: the database server cannot be reached (down,
+    /// restarting, or the connection to it broke), so the call was not answered. Retrying later,
+    /// or on another replica, may succeed.
+    public static var databaseUnavailable: CatalogError {
+        CatalogError(.unavailable, "the catalog's database cannot be reached: try again", reason: "databaseUnavailable")
+    }
+
     /// RESOURCE_EXHAUSTED `storageFull`: the file system holding the catalog is out of space,
     /// so the write was not made.
     public static var storageFull: CatalogError {

@@ -62,6 +62,17 @@ public struct PostgresLocation: Sendable, Hashable {
         database = Self.nonEmpty(path) ?? username
     }
 
+    /// A single connection's configuration (the listener's), like the pool's.
+    var connectionConfiguration: PostgresConnection.Configuration {
+        switch endpoint {
+        case .tcp(let host, let port):
+            PostgresConnection.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: .disable)
+        case .unixSocket(let path):
+            PostgresConnection.Configuration(unixSocketPath: path, username: username, password: password, database: database)
+        }
+    }
+
     /// The pool's configuration: no TLS (a URL has no way to ask for it here).
     var clientConfiguration: PostgresClient.Configuration {
         switch endpoint {

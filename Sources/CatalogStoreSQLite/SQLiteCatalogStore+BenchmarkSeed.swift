@@ -110,7 +110,7 @@ extension SQLiteCatalogStore {
             let created = now.addingTimeInterval(Double(serial) / 1000 - Double(items) / 1000)
             try insertItem.execute(arguments: [
                 title, summary, levels[serial % levels.count], "\(1 + serial % 40)h", amount, cents, categoryID,
-                Folding.folded(title), searchText(title: title, summary: summary), created, created,
+                Folding.folded(title), ItemKeys.searchText(title: title, summary: summary), created, created,
             ])
         }
         for _ in 0..<large { try insert(categoryID: largeID) }

@@ -153,7 +153,7 @@ extension SQLiteCatalogStore {
     }
 
     public func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item {
-        let priceKey = try Self.priceKey(draft.price)
+        let priceKey = try ItemKeys.priceKey(draft.price)
         return try await write { db in
             if let categoryID = draft.categoryID { _ = try Self.fetchCategory(db, id: categoryID) }
             let now = Date()
@@ -166,7 +166,7 @@ extension SQLiteCatalogStore {
                 arguments: [
                     draft.title, draft.summary, draft.level, draft.duration, draft.price?.amount, draft.price?.currency,
                     priceKey, draft.imageURL, draft.categoryID, Folding.folded(draft.title),
-                    Self.searchText(title: draft.title, summary: draft.summary), now, now,
+                    ItemKeys.searchText(title: draft.title, summary: draft.summary), now, now,
                 ])
             let id = db.lastInsertedRowID
             if let categoryID = draft.categoryID {
@@ -178,7 +178,7 @@ extension SQLiteCatalogStore {
     }
 
     public func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item {
-        _ = try Self.priceKey(changes.price.applied(to: nil))
+        _ = try ItemKeys.priceKey(changes.price.applied(to: nil))
         return try await write { db in
             let current = try Self.fetchItem(db, id: id)
             var updated = current
@@ -208,9 +208,9 @@ extension SQLiteCatalogStore {
                     """,
                 arguments: [
                     updated.title, updated.summary, updated.level, updated.duration, updated.price?.amount,
-                    updated.price?.currency, try Self.priceKey(updated.price), updated.imageURL,
+                    updated.price?.currency, try ItemKeys.priceKey(updated.price), updated.imageURL,
                     Folding.folded(updated.title),
-                    Self.searchText(title: updated.title, summary: updated.summary), now, id,
+                    ItemKeys.searchText(title: updated.title, summary: updated.summary), now, id,
                 ])
             return try Self.fetchItem(db, id: id)
         }
@@ -252,17 +252,5 @@ extension SQLiteCatalogStore {
             throw CatalogError.notFound("item", id: id)
         }
         return item
-    }
-
-    static func searchText(title: String, summary: String?) -> String {
-        Folding.folded(title) + "\n" + Folding.folded(summary ?? "")
-    }
-
-    /// The price's sort key in hundredths, from the amount as `ItemRules` normalizes it
-    /// (`"<digits>.<2 digits>"`); INVALID_ARGUMENT `price` when the amount breaks that rule.
-    static func priceKey(_ price: Money?) throws(CatalogError) -> Int64? {
-        guard let price else { return nil }
-        let normalized = try ItemRules.amount(price.amount, field: "price")
-        return Int64(normalized.filter { $0 != "." })
     }
 }

@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogStore
 import Synchronization
 import Testing
 

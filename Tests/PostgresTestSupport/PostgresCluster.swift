@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -64,6 +65,29 @@ package final class PostgresCluster: Sendable {
     /// Creates another database, `name`, owned by `user`.
     package func createDatabase(_ name: String) throws {
         try run("createdb", "-h", directory, "-p", "\(port)", "-U", user, name)
+    }
+
+    /// Drops database `name`, closing whatever connections it still has.
+    package func dropDatabase(_ name: String) throws {
+        try run("dropdb", "-h", directory, "-p", "\(port)", "-U", user, "--force", name)
+    }
+
+    /// One cluster for every test of the process that asks for it, started on first use and
+    /// stopped when the process exits.
+    package static func shared() throws -> PostgresCluster {
+        try sharedCluster.withLock { shared in
+            if let shared { return try shared.get() }
+            let started = Result { try PostgresCluster.start() }
+            shared = started
+            if case .success = started { atexit { PostgresCluster.stopShared() } }
+            return try started.get()
+        }
+    }
+
+    private static let sharedCluster = Mutex<Result<PostgresCluster, any Error>?>(nil)
+
+    fileprivate static func stopShared() {
+        if case .success(let cluster) = sharedCluster.withLock({ $0 }) { cluster.stop() }
     }
 
     /// Stops the server at once (no checkpoint: the data is thrown away) and removes the directory.

@@ -11,27 +11,28 @@ import Testing
 struct RandomizedStoreConformanceTests {
     @Test("300 random operations, failing ones included, always leave the invariants true", arguments: StoreKind.allCases, [UInt64(1), 42])
     func randomOperations(_ kind: StoreKind, seed: UInt64) async throws {
-        let store = try await kind.makeStore()
-        var random = Xoshiro(seed: (seed, seed &* 0x9E37_79B9_7F4A_7C15, ~seed, 0x2545_F491_4F6C_DD1D))
-        var outcomes = (succeeded: 0, failed: 0)
-        for step in 0..<300 {
-            let operation = StoreOperationGen.operation.run(using: &random)
-            let before = try await ObservableState(store)
-            var failed = false
-            do throws(CatalogError) {
-                try await operation.apply(to: store)
-            } catch {
-                failed = true
-                #expect(error.reason != "storage", "step \(step) \(operation): \(error)")
+        try await kind.withStore { store async throws in
+            var random = Xoshiro(seed: (seed, seed &* 0x9E37_79B9_7F4A_7C15, ~seed, 0x2545_F491_4F6C_DD1D))
+            var outcomes = (succeeded: 0, failed: 0)
+            for step in 0..<300 {
+                let operation = StoreOperationGen.operation.run(using: &random)
+                let before = try await ObservableState(store)
+                var failed = false
+                do throws(CatalogError) {
+                    try await operation.apply(to: store)
+                } catch {
+                    failed = true
+                    #expect(error.reason != "storage", "step \(step) \(operation): \(error)")
+                }
+                if failed { outcomes.failed += 1 } else { outcomes.succeeded += 1 }
+                if failed || operation.isDryRun {
+                    #expect(try await ObservableState(store) == before, "step \(step) \(operation) changed the store without succeeding")
+                }
+                try await assertInvariants(store)
             }
-            if failed { outcomes.failed += 1 } else { outcomes.succeeded += 1 }
-            if failed || operation.isDryRun {
-                #expect(try await ObservableState(store) == before, "step \(step) \(operation) changed the store without succeeding")
-            }
-            try await assertInvariants(store)
+            // Both kinds of outcome were exercised.
+            #expect(outcomes.succeeded > 100, "\(outcomes)")
+            #expect(outcomes.failed > 20, "\(outcomes)")
         }
-        // Both kinds of outcome were exercised.
-        #expect(outcomes.succeeded > 100, "\(outcomes)")
-        #expect(outcomes.failed > 20, "\(outcomes)")
     }
 }

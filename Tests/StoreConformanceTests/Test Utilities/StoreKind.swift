@@ -1,6 +1,8 @@
 import CatalogStore
+import CatalogStorePostgres
 import CatalogStoreSQLite
 import Foundation
+import PostgresTestSupport
 import Testing
 import TestSupport
 
@@ -11,18 +13,30 @@ typealias TestStore = any CatalogStore & FilterStore
 /// the store protocols only, so that every kind keeps every rule of the contract.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
-    /// A fresh store of this kind, holding what a new catalog starts with (the default
-    /// categories and the built-in `categories` filter).
-    func makeStore() async throws -> TestStore {
+    /// Runs `body` with a fresh store of this kind, holding what a new catalog starts with (the
+    /// default categories and the built-in `categories` filter). A PostgreSQL store is a new
+    /// database on the process's shared cluster, dropped afterwards.
+    func withStore<T: Sendable>(_ body: (TestStore) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("catalog-conformance-\(UUID().uuidString)", isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path, logger: quietLogger())
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path, logger: quietLogger())
+            return try await body(store)
+        case .postgres:
+            let cluster = try PostgresCluster.shared()
+            let database = "conformance_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+            try cluster.createDatabase(database)
+            defer { try? cluster.dropDatabase(database) }
+            return try await PostgresCatalogStore.withStore(
+                at: try PostgresLocation(url: cluster.url(database: database)), logger: quietLogger()
+            ) { store in try await body(store) }
         }
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// up costs a hash and a comparison, far less than decoding it again. Keyed by the text itself,
 /// an entry is never stale, whatever transaction read it; the cache empties itself past
 /// `maxBytes` of text.
-final class DecodedOptionsCache: Sendable {
+package final class DecodedOptionsCache: Sendable {
     private let entries = Mutex(Entries())
     private let maxBytes: Int
 
@@ -17,12 +17,12 @@ final class DecodedOptionsCache: Sendable {
         var bytes = 0
     }
 
-    init(maxBytes: Int) {
+    package init(maxBytes: Int) {
         self.maxBytes = maxBytes
     }
 
     /// The options `json` holds: cached, or decoded by `decode` and remembered.
-    func options(for json: String, decode: (String) throws -> [FilterOption]) rethrows -> [FilterOption] {
+    package func options(for json: String, decode: (String) throws -> [FilterOption]) rethrows -> [FilterOption] {
         if let cached = entries.withLock({ $0.byText[json] }) { return cached }
         let options = try decode(json)
         let size = json.utf8.count

@@ -1,5 +1,4 @@
 import CatalogAPI
-import CatalogStore
 import Foundation
 
 extension CategoryQuery {
@@ -7,7 +6,7 @@ extension CategoryQuery {
     ///
     /// Names match as SQLite would match the slugs: a byte substring of the search's slug, and
     /// names sort by the bytes of their slugs.
-    func select(from categories: [Category]) -> [Category] {
+    package func select(from categories: [Category]) -> [Category] {
         var selected = categories
         if let search = search.map({ CategoryRules.slug(for: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
             !search.isEmpty

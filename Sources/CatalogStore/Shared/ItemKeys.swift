@@ -1,0 +1,17 @@
+import CatalogAPI
+
+/// The derived columns a store keeps beside an item, to search and sort by.
+package enum ItemKeys {
+    /// The folded title and summary, one per line: what a search looks in.
+    package static func searchText(title: String, summary: String?) -> String {
+        Folding.folded(title) + "\n" + Folding.folded(summary ?? "")
+    }
+
+    /// The price's sort key in hundredths, from the amount as `ItemRules` normalizes it
+    /// (`"<digits>.<2 digits>"`); INVALID_ARGUMENT `price` when the amount breaks that rule.
+    package static func priceKey(_ price: Money?) throws(CatalogError) -> Int64? {
+        guard let price else { return nil }
+        let normalized = try ItemRules.amount(price.amount, field: "price")
+        return Int64(normalized.filter { $0 != "." })
+    }
+}

@@ -1,0 +1,279 @@
+import CatalogAPI
+import CatalogStore
+import Foundation
+import PostgresNIO
+
+extension PostgresCatalogStore {
+    public func listItems(_ query: ItemQuery) async throws(CatalogError) -> ListItemsResponse {
+        let plan = try Self.itemListPlan(query)
+        let pageSize = query.pageSize
+        let sort = query.sort
+        let descending = query.descending
+        return try await readSnapshot { transaction in
+            let total = try await transaction.query(plan.count).first?.decode(Int.self) ?? 0
+            var listed: [(item: Item, titleKey: String, priceKey: Int64?)] = []
+            for segment in plan.segments where listed.count <= pageSize {
+                var statement = segment
+                statement.sql += " LIMIT \(pageSize + 1 - listed.count)"
+                for row in try await transaction.query(statement) {
+                    listed.append(try Self.listedItem(row))
+                }
+            }
+            let page = listed.prefix(pageSize)
+            var next: String?
+            if listed.count > pageSize, let last = page.last {
+                next = PageToken(
+                    sort: sort.rawValue, descending: descending, filter: plan.filter,
+                    text: sort == .title ? last.titleKey : nil,
+                    number: sort == .title ? nil : sort == .price ? last.priceKey : Self.milliseconds(last.item.createdAt),
+                    id: last.item.id
+                ).encoded()
+            }
+            return ListItemsResponse(items: page.map(\.item), nextPageToken: next, totalCount: total)
+        }
+    }
+
+    /// How `listItems` reads: the count of the filtered set, then page segments read in order
+    /// (each gets its `LIMIT`) until the page is full.
+    struct ItemListPlan: Sendable {
+        var count: PostgresQuery
+        var segments: [PostgresQuery]
+        /// The filters, for telling a token of another query.
+        var filter: String
+    }
+
+    /// Every ordering is one an index serves in either direction: `(category_id?, key, id)`.
+    /// Price reads the priced items first, then those without a price (last in both
+    /// directions) by id.
+    static func itemListPlan(_ query: ItemQuery) throws(CatalogError) -> ItemListPlan {
+        var conditions: [String] = []
+        var bindings = PostgresBindings()
+        if let categoryID = query.categoryID {
+            bindings.append(categoryID)
+            conditions.append("category_id = $\(bindings.count)")
+        }
+        if let level = query.level {
+            bindings.append(level)
+            conditions.append("level = $\(bindings.count)")
+        }
+        let search = query.search.map { Folding.folded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+        if let search {
+            bindings.append(search)
+            conditions.append("strpos(search_text, $\(bindings.count)) > 0")
+        }
+        let filter = [query.categoryID.map { String($0) }, query.level, search]
+            .map { $0.map { "\($0.utf8.count):\($0)" } ?? "-" }
+            .joined(separator: "|")
+        /// A statement over the filters plus `extra` conditions, whose `?` take `extraValues` in order.
+        func statement(_ extra: [String], _ extraValues: [KeyValue], order: String?) -> PostgresQuery {
+            var binds = bindings
+            var all = conditions
+            for condition in extra {
+                var text = condition
+                while let placeholder = text.range(of: "?") {
+                    switch extraValues[binds.count - bindings.count] {
+                    case .text(let text): binds.append(text)
+                    case .number(let number): binds.append(number)
+                    }
+                    text.replaceSubrange(placeholder, with: "$\(binds.count)")
+                }
+                all.append(text)
+            }
+            var sql = "SELECT \(order == nil ? "count(*)" : "\(itemColumns), title_key, price_minor_units") FROM item"
+            if !all.isEmpty { sql += " WHERE " + all.joined(separator: " AND ") }
+            if let order { sql += " ORDER BY \(order)" }
+            return PostgresQuery(unsafeSQL: sql, binds: binds)
+        }
+        // The category's maintained item_count is exact (every write keeps it), so a listing
+        // filtered by category alone need not count a possibly large index range.
+        let count: PostgresQuery =
+            if let categoryID = query.categoryID, query.level == nil, search == nil {
+                "SELECT coalesce((SELECT item_count FROM category WHERE id = \(categoryID)), 0)"
+            } else {
+                statement([], [], order: nil)
+            }
+
+        var token: PageToken?
+        if let encoded = query.pageToken {
+            guard let decoded = PageToken(encoded: encoded) else {
+                throw CatalogError.invalidField("pageToken", "is not a page token")
+            }
+            guard decoded.sort == query.sort.rawValue, decoded.descending == query.descending, decoded.filter == filter
+            else {
+                throw CatalogError.invalidField("pageToken", "belongs to a different query")
+            }
+            token = decoded
+        }
+        let comparison = query.descending ? "<" : ">"
+        let direction = query.descending ? "DESC" : "ASC"
+        switch query.sort {
+        case .title:
+            let order = "title_key \(direction), id \(direction)"
+            guard let token else { return ItemListPlan(count: count, segments: [statement([], [], order: order)], filter: filter) }
+            guard let text = token.text else { throw CatalogError.invalidField("pageToken", "is not a page token") }
+            let segment = statement(["(title_key, id) \(comparison) (?, ?)"], [.text(text), .number(token.id)], order: order)
+            return ItemListPlan(count: count, segments: [segment], filter: filter)
+        case .createdAt:
+            let order = "created_at \(direction), id \(direction)"
+            guard let token else { return ItemListPlan(count: count, segments: [statement([], [], order: order)], filter: filter) }
+            guard let number = token.number else { throw CatalogError.invalidField("pageToken", "is not a page token") }
+            let segment = statement(["(created_at, id) \(comparison) (?, ?)"], [.number(number), .number(token.id)], order: order)
+            return ItemListPlan(count: count, segments: [segment], filter: filter)
+        case .price:
+            let pricedOrder = "price_minor_units \(direction), id \(direction)"
+            let unpricedOrder = "id \(direction)"
+            var segments: [PostgresQuery] = []
+            if let token, token.number == nil {
+                // Already among the items without a price.
+                segments.append(statement(["price_minor_units IS NULL", "id \(comparison) ?"], [.number(token.id)], order: unpricedOrder))
+            } else {
+                if let token, let number = token.number {
+                    segments.append(
+                        statement(["(price_minor_units, id) \(comparison) (?, ?)"], [.number(number), .number(token.id)], order: pricedOrder))
+                } else {
+                    segments.append(statement(["price_minor_units IS NOT NULL"], [], order: pricedOrder))
+                }
+                segments.append(statement(["price_minor_units IS NULL"], [], order: unpricedOrder))
+            }
+            return ItemListPlan(count: count, segments: segments, filter: filter)
+        }
+    }
+
+    /// A page token's key, bound into a listing's statement.
+    enum KeyValue {
+        case text(String)
+        case number(Int64)
+    }
+
+    public func item(id: Int64) async throws(CatalogError) -> Item {
+        try await read { transaction in try await Self.fetchItem(transaction, id: id) }
+    }
+
+    public func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item {
+        let priceKey = try ItemKeys.priceKey(draft.price)
+        return try await write { transaction in
+            try await transaction.lockCatalog()
+            if let categoryID = draft.categoryID {
+                _ = try await Self.fetchCategory(transaction, id: categoryID)
+                try await transaction.categoriesChange()
+                try await transaction.query("UPDATE category SET item_count = item_count + 1 WHERE id = \(categoryID)")
+            }
+            let now = Self.now()
+            let rows = try await transaction.query(
+                """
+                INSERT INTO item (title, summary, level, duration, price_amount, price_currency, price_minor_units,
+                    image_url, category_id, title_key, search_text, created_at, updated_at)
+                VALUES (\(draft.title), \(draft.summary), \(draft.level), \(draft.duration), \(draft.price?.amount),
+                    \(draft.price?.currency), \(priceKey), \(draft.imageURL), \(draft.categoryID),
+                    \(Folding.folded(draft.title)), \(ItemKeys.searchText(title: draft.title, summary: draft.summary)),
+                    \(now), \(now))
+                RETURNING \(unescaped: Self.itemColumns)
+                """)
+            guard let row = rows.first else { throw CatalogError.storage("an insert returned no row") }
+            return try Self.item(row)
+        }
+    }
+
+    public func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item {
+        _ = try ItemKeys.priceKey(changes.price.applied(to: nil))
+        return try await write { transaction in
+            try await transaction.lockCatalog()
+            let current = try await Self.fetchItem(transaction, id: id)
+            var updated = current
+            if let title = changes.title { updated.title = title }
+            updated.summary = changes.summary.applied(to: current.summary)
+            updated.level = changes.level.applied(to: current.level)
+            updated.duration = changes.duration.applied(to: current.duration)
+            updated.price = changes.price.applied(to: current.price)
+            updated.imageURL = changes.imageURL.applied(to: current.imageURL)
+            switch changes.categoryID {
+            case .unchanged: break
+            case .clear: updated.categoryId = nil
+            case .set(let categoryID):
+                _ = try await Self.fetchCategory(transaction, id: categoryID)
+                updated.categoryId = categoryID
+            }
+            guard updated != current else { return current }
+            if updated.categoryId != current.categoryId {
+                try await transaction.categoriesChange()
+                if let from = current.categoryId {
+                    try await transaction.query("UPDATE category SET item_count = item_count - 1 WHERE id = \(from)")
+                }
+                if let to = updated.categoryId {
+                    try await transaction.query("UPDATE category SET item_count = item_count + 1 WHERE id = \(to)")
+                }
+            }
+            let rows = try await transaction.query(
+                """
+                UPDATE item SET title = \(updated.title), summary = \(updated.summary), level = \(updated.level),
+                    duration = \(updated.duration), price_amount = \(updated.price?.amount),
+                    price_currency = \(updated.price?.currency), price_minor_units = \(try ItemKeys.priceKey(updated.price)),
+                    image_url = \(updated.imageURL), category_id = \(updated.categoryId),
+                    title_key = \(Folding.folded(updated.title)),
+                    search_text = \(ItemKeys.searchText(title: updated.title, summary: updated.summary)),
+                    updated_at = \(Self.now())
+                WHERE id = \(id)
+                RETURNING \(unescaped: Self.itemColumns)
+                """)
+            guard let row = rows.first else { throw CatalogError.notFound("item", id: id) }
+            return try Self.item(row)
+        }
+    }
+
+    public func deleteItem(id: Int64) async throws(CatalogError) {
+        try await write { transaction in
+            try await transaction.lockCatalog()
+            let rows = try await transaction.query("DELETE FROM item WHERE id = \(id) RETURNING category_id")
+            guard let row = rows.first else { throw CatalogError.notFound("item", id: id) }
+            if let categoryID = try row.decode(Int64?.self) {
+                try await transaction.categoriesChange()
+                try await transaction.query("UPDATE category SET item_count = item_count - 1 WHERE id = \(categoryID)")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The columns `item(_:)` reads, in its order; queries select them first.
+    static let itemColumns =
+        "id, title, summary, level, duration, price_amount, price_currency, image_url, category_id, created_at, updated_at"
+
+    static func item(_ row: PostgresRow) throws -> Item {
+        let (id, title, summary, level, duration, amount, currency, imageURL, categoryID, createdAt, updatedAt) = try row.decode(
+            (Int64, String, String?, String?, String?, String?, String?, String?, Int64?, Int64, Int64).self)
+        return makeItem(
+            id: id, title: title, summary: summary, level: level, duration: duration, amount: amount, currency: currency,
+            imageURL: imageURL, categoryID: categoryID, createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    /// An item of a listing with its sort keys, from a row of `itemColumns, title_key, price_minor_units`.
+    static func listedItem(_ row: PostgresRow) throws -> (item: Item, titleKey: String, priceKey: Int64?) {
+        let (id, title, summary, level, duration, amount, currency, imageURL, categoryID, createdAt, updatedAt, titleKey, priceKey) =
+            try row.decode(
+                (Int64, String, String?, String?, String?, String?, String?, String?, Int64?, Int64, Int64, String, Int64?).self)
+        let item = makeItem(
+            id: id, title: title, summary: summary, level: level, duration: duration, amount: amount, currency: currency,
+            imageURL: imageURL, categoryID: categoryID, createdAt: createdAt, updatedAt: updatedAt)
+        return (item, titleKey, priceKey)
+    }
+
+    // swift-format-ignore: the columns of `itemColumns`, one parameter each
+    private static func makeItem(
+        id: Int64, title: String, summary: String?, level: String?, duration: String?, amount: String?, currency: String?,
+        imageURL: String?, categoryID: Int64?, createdAt: Int64, updatedAt: Int64
+    ) -> Item {
+        var price: Money?
+        if let amount, let currency { price = Money(amount: amount, currency: currency) }
+        return Item(
+            id: id, title: title, summary: summary, level: level, duration: duration, price: price, imageURL: imageURL,
+            categoryId: categoryID, createdAt: date(milliseconds: createdAt), updatedAt: date(milliseconds: updatedAt))
+    }
+
+    static func fetchItem(_ transaction: Transaction, id: Int64) async throws -> Item {
+        var query = PostgresQuery(unsafeSQL: "SELECT \(itemColumns) FROM item WHERE id = $1")
+        query.binds.append(id)
+        guard let row = try await transaction.query(query).first else { throw CatalogError.notFound("item", id: id) }
+        return try item(row)
+    }
+}

@@ -1,0 +1,242 @@
+import CatalogAPI
+import CatalogStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The catalog in a PostgreSQL database, through a postgres-nio connection pool. Any number of
+/// processes may serve the same database: each is a replica of one catalog.
+///
+/// Every write is one transaction. Category and item writes take one transaction-scoped
+/// advisory lock, so they run one at a time across every replica (as SQLite's single writer
+/// does) and each sees the last one's result; filter writes lock the filter's head row and
+/// take the next revision from it. A dry run performs the same work and rolls back.
+///
+/// Each write that changes a filter sends a notification (`NOTIFY catalog`) in its
+/// transaction, which PostgreSQL delivers at commit, in commit order. Every replica listens on
+/// a connection of its own (see `ChangeListener`), reads each notified filter's new states
+/// once and tells its observer, so a Watch on any replica sees every change.
+///
+/// When the database cannot be reached, calls answer UNAVAILABLE `databaseUnavailable`; any
+/// other failure of PostgreSQL is logged at error level and answered INTERNAL `storage`.
+public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
+    /// How the store keeps up with the other replicas.
+    public struct Settings: Sendable {
+        /// How often every filter's head revision is compared with what was delivered: the
+        /// safety net under the notifications.
+        public var headCheckInterval: Duration = .seconds(1)
+        /// The longest wait between two attempts to listen again after the listening
+        /// connection was lost.
+        public var maxReconnectDelay: Duration = .seconds(1)
+        /// Filter states kept for Watch resume, per filter (at least the hub's).
+        public var retainedFilterChanges = 1024
+
+        public init() {}
+    }
+
+    let client: PostgresClient
+    let location: PostgresLocation
+    let logger: Logger
+    let settings: Settings
+    /// Every category, kept between writes to them (see `allCategories`).
+    let categoryCache = CategoryCache()
+    /// What the observer was told, filter by filter.
+    let feed = FilterFeed()
+
+    private init(location: PostgresLocation, settings: Settings, logger: Logger) {
+        self.location = location
+        self.settings = settings
+        self.logger = logger
+        self.client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
+    }
+
+    /// Connects to the database at `location`, brings its schema up to date, starts following
+    /// the other replicas' changes, and runs `body` with the store; all stops when `body`
+    /// returns or throws.
+    ///
+    /// - Throws: `PostgresSchemaError` when the schema cannot be migrated or belongs to a
+    ///   newer catalogd; CatalogError UNAVAILABLE `databaseUnavailable` when the database
+    ///   cannot be reached; whatever `body` throws.
+    public static func withStore<T: Sendable>(
+        at location: PostgresLocation, settings: Settings = Settings(),
+        logger: Logger = Logger(label: "catalog.store.postgres"),
+        _ body: (PostgresCatalogStore) async throws -> T
+    ) async throws -> T {
+        let store = PostgresCatalogStore(location: location, settings: settings, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.client.run() }
+            do {
+                _ = try await PostgresMigrator(PostgresSchema.migrations).migrate(store.client, logger: logger)
+            } catch let error as PostgresSchemaError {
+                throw error
+            } catch {
+                throw store.storeError(error)
+            }
+            // The body starts once the listener has caught up, so the observer is told only
+            // about changes committed from then on.
+            let (started, start) = AsyncStream.makeStream(of: Void.self)
+            group.addTask {
+                await ChangeListener(store: store) { start.finish() }.run()
+            }
+            for await _ in started {}
+            let result = try await body(store)
+            group.cancelAll()
+            return result
+        }
+    }
+
+    // MARK: Transactions
+
+    /// One write transaction's connection, and what it changed.
+    final class Transaction {
+        let connection: PostgresConnection
+        let logger: Logger
+        private let store: PostgresCatalogStore
+        /// The filter changes it made, in order, for the observer once it commits.
+        private(set) var filterChanges: [CommittedFilterChange] = []
+        /// Whether it changed a category (their cache is then put aside until it ends).
+        private(set) var changedCategories = false
+
+        init(connection: PostgresConnection, store: PostgresCatalogStore) {
+            self.connection = connection
+            self.logger = store.logger
+            self.store = store
+        }
+
+        /// Runs one statement and returns its rows.
+        @discardableResult
+        func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+            try await connection.query(query, logger: logger).collect()
+        }
+
+        /// Runs one `UPDATE` or `DELETE` and returns how many rows it changed.
+        func changedRows(_ statement: PostgresQuery) async throws -> Int {
+            var counted = statement
+            counted.sql = "WITH changed AS (\(statement.sql) RETURNING 1) SELECT count(*) FROM changed"
+            return try await query(counted).first?.decode(Int.self) ?? 0
+        }
+
+        /// Takes the lock that every category and item write holds until it ends.
+        func lockCatalog() async throws {
+            try await query("SELECT pg_advisory_xact_lock(\(PostgresCatalogStore.catalogLockKey))")
+        }
+
+        /// Records that the categories change: tells the other replicas at commit, and stops
+        /// this one's cache from keeping a read until the transaction ends.
+        func categoriesChange() async throws {
+            guard !changedCategories else { return }
+            changedCategories = true
+            store.categoryCache.commitBegins()
+            try await query("SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.categories.payload))")
+        }
+
+        /// Records a filter change whose statements (notice included) ran: this replica's
+        /// observer is told once it commits.
+        func filterChanged(_ change: CommittedFilterChange) {
+            filterChanges.append(change)
+        }
+    }
+
+    /// The advisory lock category and item writes take (a constant: "catalogw" in ASCII),
+    /// distinct from the migrator's.
+    static let catalogLockKey: Int64 = 0x63_61_74_61_6C_6F_67_77
+
+    /// A filter change a transaction made, as the feed takes it.
+    enum CommittedFilterChange: Sendable {
+        case updated(FilterState)
+        /// Deleted at `revision`, which stays reserved.
+        case deleted(filterID: String, revision: Int64)
+    }
+
+    /// A dry run's result, thrown to roll its transaction back.
+    private struct DryRun<T: Sendable>: Error {
+        let result: T
+    }
+
+    /// Runs `body` in one transaction, committed unless `dryRun` (then rolled back); once
+    /// committed, the observer is told about its filter changes before this returns.
+    func write<T: Sendable>(dryRun: Bool = false, _ body: @Sendable (Transaction) async throws -> T)
+        async throws(CatalogError) -> T
+    {
+        let outcome: (result: T, changes: [CommittedFilterChange])
+        var changedCategories = false
+        do {
+            outcome = try await client.withTransaction(logger: logger) { connection in
+                let transaction = Transaction(connection: connection, store: self)
+                defer { changedCategories = transaction.changedCategories }
+                let result = try await body(transaction)
+                if dryRun { throw DryRun(result: result) }
+                return (result, transaction.filterChanges)
+            }
+        } catch {
+            if changedCategories { categoryCache.commitEnds() }
+            if let dryRun = (error as? PostgresTransactionError)?.closureError as? DryRun<T> { return dryRun.result }
+            throw storeError(error)
+        }
+        if changedCategories { categoryCache.commitEnds() }
+        await deliver(outcome.changes)
+        return outcome.result
+    }
+
+    /// Runs `body` on a pooled connection, outside any transaction: for reads, each statement
+    /// of which sees what was committed when it began.
+    func read<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws(CatalogError) -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await body(Transaction(connection: connection, store: self))
+            }
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Runs `body` in a read-only transaction that sees one snapshot throughout.
+    func readSnapshot<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws(CatalogError) -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let transaction = Transaction(connection: connection, store: self)
+                try await transaction.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                return try await body(transaction)
+            }
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    // MARK: Errors
+
+    /// Keeps catalog errors; turns anything else into UNAVAILABLE when the database cannot be
+    /// reached, else into a storage error with a safe message, after logging its cause.
+    func storeError(_ error: any Error) -> CatalogError {
+        let error = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.rollbackError ?? $0.commitError } ?? error
+        if let error = error as? CatalogError { return error }
+        if error is CancellationError { return CatalogError.storage("cancelled").causedBy(error) }
+        if Self.isUnreachable(error) {
+            logger.warning("database unreachable", metadata: ["database": "\(location)", "cause": "\(error)"])
+            return CatalogError.databaseUnavailable.causedBy(error)
+        }
+        let sqlState = (error as? PSQLError)?.serverInfo?[.sqlState]
+        let mapped = CatalogError.storage(sqlState.map { "PostgreSQL error \($0)" } ?? String(describing: type(of: error)))
+            .causedBy(error)
+        logger.error(
+            "store failure: \(mapped.rpcError.message)",
+            metadata: ["database": "\(location)", "cause": "\(String(reflecting: error))"])
+        return mapped
+    }
+
+    /// Whether `error` says the database is out of reach rather than that a statement failed:
+    /// no connection, a connection lost, or a server shutting down or starting up.
+    static func isUnreachable(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
+            return true
+        case .server:
+            // Class 08: connection exception; 57P01–57P03: shutdown and start-up.
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default:
+            return false
+        }
+    }
+}
