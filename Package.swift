@@ -113,6 +113,7 @@ let package = Package(
                 "CatalogServer",
                 "CatalogServices",
                 "CatalogStore",
+                "CatalogStorePostgres",
                 "CatalogStoreSQLite",
                 "RPCHTTP2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -62,6 +62,10 @@ public protocol FilterStore: Sendable {
     /// NOT_FOUND `unknownFilter`; FAILED_PRECONDITION `builtinFilter` for `categories`.
     func deleteFilter(_ filterID: String) async throws(CatalogError)
     /// Sets the function told about every committed filter change (including those that
-    /// category writes cause), in commit order, before the write returns to its caller.
+    /// category writes cause): each filter's changes in revision order, each once, a change
+    /// made through this store before the write returns to its caller. A store shared by
+    /// several processes also tells the changes the others make, as soon as it learns of them.
+    /// Revisions are skipped only when the store lost track of a filter for longer than it
+    /// retains history.
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void)
 }

@@ -7,7 +7,7 @@ import PostgresNIO
 /// socket is `.s.PGSQL.<port>` there). The password comes from the URL, else from
 /// `PGPASSWORD`; the user from the URL, else `PGUSER`, else the user running the process; the
 /// database from the URL's path, else the user's name.
-public struct PostgresLocation: Sendable, Hashable {
+public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// How the server is reached.
     public enum Endpoint: Sendable, Hashable {
         case tcp(host: String, port: Int)
@@ -19,6 +19,14 @@ public struct PostgresLocation: Sendable, Hashable {
     public var username: String
     public var password: String?
     public var database: String
+
+    /// The location as a URL without the password, for logs.
+    public var description: String {
+        switch endpoint {
+        case .tcp(let host, let port): "postgresql://\(username)@\(host):\(port)/\(database)"
+        case .unixSocket(let path): "postgresql://\(username)@/\(database) (socket \(path))"
+        }
+    }
 
     /// Whether `text` names a PostgreSQL database rather than an SQLite file.
     public static func isURL(_ text: String) -> Bool {

@@ -3,21 +3,7 @@ import CatalogStore
 import Foundation
 import GRDB
 
-/// What `seedForBenchmark` created.
-public struct BenchmarkSeedSummary: Sendable, Equatable {
-    /// Categories in the store afterwards (the migration's defaults included).
-    public var categoryCount: Int
-    /// Items created.
-    public var itemCount: Int
-    /// The category holding `largeCategoryItems` items (not a default one, so it can be merged away).
-    public var largeCategoryID: Int64
-    /// A category in the middle of the order holding an ordinary share of the items.
-    public var middleCategoryID: Int64
-    /// A category other than the large one, e.g. a merge target.
-    public var otherCategoryID: Int64
-}
-
-extension SQLiteCatalogStore {
+extension SQLiteCatalogStore: BenchmarkSeeding {
     /// Fills an empty store (no item, only the migration's default categories) with `categories`
     /// categories in all and `items` items: `largeCategoryItems` of them in one (non-default)
     /// category, the rest spread evenly over the others. One write transaction with prepared

@@ -3,11 +3,13 @@ import CatalogAPI
 import CatalogServer
 import CatalogServices
 import CatalogStore
+import CatalogStorePostgres
 import CatalogStoreSQLite
 import Foundation
 import Logging
 import RPCHTTP2
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// `catalogd`: serves the catalog over gRPC-style HTTP/2.
@@ -22,7 +24,13 @@ struct Catalogd: AsyncParsableCommand {
     @Option(help: "Address to listen on, HOST:PORT (env CATALOG_ADDRESS).")
     var address: String?
 
-    @Option(help: "SQLite database path (env CATALOG_DATABASE).")
+    @Option(
+        help: ArgumentHelp(
+            """
+            Where the catalog lives (env CATALOG_DATABASE): an SQLite file (default catalog.sqlite), or a PostgreSQL \
+            URL, postgresql://user@host:port/dbname or postgres://…, with host=/socket/dir for a Unix socket and the \
+            password from PGPASSWORD or the URL. Every catalogd given the same URL is a replica of one catalog.
+            """, valueName: "path-or-url"))
     var database: String?
 
     @Option(
@@ -210,111 +218,146 @@ struct Catalogd: AsyncParsableCommand {
         let tls = try Self.makeTLS(
             certificate: tlsCert ?? environment["CATALOG_TLS_CERT"], key: tlsKey ?? environment["CATALOG_TLS_KEY"],
             clientCA: tlsClientCA ?? environment["CATALOG_TLS_CLIENT_CA"])
-        let databasePath = database ?? environment["CATALOG_DATABASE"] ?? "catalog.sqlite"
-        let store: SQLiteCatalogStore
-        do {
-            store = try SQLiteCatalogStore(path: databasePath, logger: logger)
-        } catch {
-            throw StartupError(message: "cannot open database '\(databasePath)': \(error.rpcError.message)")
-        }
-        if let seedBenchmark {
-            let numbers = seedBenchmark.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 3, let categories = numbers[0], let items = numbers[1], let large = numbers[2] else {
-                throw ValidationError("--seed-benchmark must be CATEGORIES,ITEMS,LARGE, got '\(seedBenchmark)'")
+        /// Serves `store` until a graceful shutdown; `databaseName` names it in the logs.
+        let serve = { @Sendable (store: any CatalogStore & FilterStore, databaseName: String) async throws in
+            var configuration = HTTP2ServerConfiguration.defaults
+            configuration.host = host
+            configuration.port = port
+            configuration.maxReceiveMessageSize = maxMessageSize
+            configuration.maxConcurrentStreams = maxConcurrentStreams
+            configuration.maxConnections = maxConnections
+            configuration.maxConnectionsPerPeer = maxConnectionsPerPeer
+            configuration.maxCallRate = maxCallRate.limit
+            configuration.maxHeaderListSize = maxHeaderListSize
+            configuration.maxBufferedBytesPerConnection = maxBufferedBytesPerConnection
+            configuration.maxBufferedBytes = maxBufferedBytes
+            configuration.requestBodyTimeout = requestBodyTimeout
+            configuration.sendStallTimeout = sendStallTimeout
+            configuration.keepaliveInterval = keepaliveSeconds > 0 ? .seconds(keepaliveSeconds) : nil
+            configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
+            configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
+            configuration.accessLogLevel = accessLog || Self.isSet(environment["CATALOG_ACCESS_LOG"]) ? .info : nil
+            configuration.tls = tls
+
+            var filterLimits = FilterHub.Limits()
+            filterLimits.maxSubscribers = maxWatchSubscribers
+            filterLimits.maxSubscribersPerConnection = maxWatchSubscribersPerConnection
+            filterLimits.maxSubscribersPerCaller = maxWatchSubscribersPerCaller
+            let app = CatalogServerApp(
+                configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+            // First, so that it is shut down last (the group goes in reverse) and can be scraped while the server drains.
+            if let metricsEndpoint { services.insert(.init(service: metricsEndpoint), at: 0) }
+            let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer, watches: app.filters) } }
+            if tokenFile != nil || tls != nil {
+                let reloader = HangupReloader(
+                    tokens: tokenFile, tls: tls, hangups: await UnixSignalsSequence(trapping: .sighup), logger: logger)
+                services.append(.init(service: reloader, successTerminationBehavior: .ignore))
             }
+            let serviceGroup = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: services,
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                )
+            )
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await serviceGroup.run() }
+                if let metricsEndpoint, let metricsListen {
+                    do {
+                        let bound = try await metricsEndpoint.listeningAddress
+                        let metricsURL = "http://\(bound.ipAddress ?? metricsListen.host):\(bound.port ?? metricsListen.port)/metrics"
+                        logger.notice("serving metrics on \(metricsURL)")
+                    } catch {
+                        throw StartupError(message: "cannot serve metrics on \(metricsListen.host):\(metricsListen.port): \(error)")
+                    }
+                }
+                do {
+                    let bound = try await app.listeningAddress
+                    let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
+                    logger.notice("catalogd ready on \(listening) (\(Self.transport(tls)))", metadata: ["database": "\(databaseName)"])
+                } catch {
+                    throw StartupError(message: "cannot listen on \(host):\(port): \(error)")
+                }
+                try await group.waitForAll()
+            }
+        }
+        let databaseArgument = database ?? environment["CATALOG_DATABASE"] ?? "catalog.sqlite"
+        let seedDemo = seedDemo || Self.isSet(environment["CATALOG_SEED_DEMO"])
+        let seedBenchmark = try seedBenchmark.map(Self.benchmarkSeed)
+        guard PostgresLocation.isURL(databaseArgument) else {
+            let store: SQLiteCatalogStore
+            do {
+                store = try SQLiteCatalogStore(path: databaseArgument, logger: logger)
+            } catch {
+                throw StartupError(message: "cannot open database '\(databaseArgument)': \(error.rpcError.message)")
+            }
+            try await Self.seed(store, benchmark: seedBenchmark, demo: seedDemo, database: databaseArgument, logger: logger)
+            return try await serve(store, databaseArgument)
+        }
+        let location: PostgresLocation
+        do {
+            location = try PostgresLocation(url: databaseArgument)
+        } catch {
+            throw StartupError(message: "\(error)")
+        }
+        let opened = Mutex(false)
+        do {
+            try await PostgresCatalogStore.withStore(at: location, logger: logger) { store in
+                opened.withLock { $0 = true }
+                try await Self.seed(store, benchmark: seedBenchmark, demo: seedDemo, database: "\(location)", logger: logger)
+                try await serve(store, "\(location)")
+            }
+        } catch where !opened.withLock({ $0 }) {
+            let reason = (error as? CatalogError)?.rpcError.message ?? "\(error)"
+            throw StartupError(message: "cannot open database '\(location)': \(reason)")
+        }
+    }
+
+    /// The numbers of `--seed-benchmark CATEGORIES,ITEMS,LARGE`.
+    static func benchmarkSeed(_ text: String) throws -> (categories: Int, items: Int, large: Int) {
+        let numbers = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 3, let categories = numbers[0], let items = numbers[1], let large = numbers[2] else {
+            throw ValidationError("--seed-benchmark must be CATEGORIES,ITEMS,LARGE, got '\(text)'")
+        }
+        return (categories, items, large)
+    }
+
+    /// Seeds the benchmark catalog and the demo catalog into `store` as asked.
+    static func seed(
+        _ store: any CatalogStore & BenchmarkSeeding, benchmark: (categories: Int, items: Int, large: Int)?, demo: Bool,
+        database: String, logger: Logger
+    ) async throws {
+        if let benchmark {
             let clock = ContinuousClock()
             let start = clock.now
             let summary: BenchmarkSeedSummary
             do {
                 summary = try await store.seedForBenchmark(
-                    categories: categories, items: items, largeCategoryItems: large)
+                    categories: benchmark.categories, items: benchmark.items, largeCategoryItems: benchmark.large)
             } catch {
-                throw StartupError(
-                    message: "cannot seed the benchmark catalog into '\(databasePath)': \(error.rpcError.message)")
+                throw StartupError(message: "cannot seed the benchmark catalog into '\(database)': \(error.rpcError.message)")
             }
             let elapsed = clock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             logger.notice(
                 "seeded the benchmark catalog",
                 metadata: [
-                    "database": "\(databasePath)", "seconds": "\(String(format: "%.2f", seconds))",
+                    "database": "\(database)", "seconds": "\(String(format: "%.2f", seconds))",
                     "categories": "\(summary.categoryCount)", "items": "\(summary.itemCount)",
                     "largeCategoryId": "\(summary.largeCategoryID)", "middleCategoryId": "\(summary.middleCategoryID)",
                     "otherCategoryId": "\(summary.otherCategoryID)",
                 ])
         }
-        if seedDemo || Self.isSet(environment["CATALOG_SEED_DEMO"]) {
-            do {
-                if try await DemoCatalog.seed(into: store) {
-                    logger.notice("seeded the demo catalog: \(DemoCatalog.itemCount) items created", metadata: ["database": "\(databasePath)"])
-                } else {
-                    logger.info("demo catalog not seeded: the store already holds items", metadata: ["database": "\(databasePath)"])
-                }
-            } catch {
-                throw StartupError(message: "cannot seed the demo catalog into '\(databasePath)': \(error.rpcError.message)")
+        guard demo else { return }
+        do {
+            if try await DemoCatalog.seed(into: store) {
+                logger.notice("seeded the demo catalog: \(DemoCatalog.itemCount) items created", metadata: ["database": "\(database)"])
+            } else {
+                logger.info("demo catalog not seeded: the store already holds items", metadata: ["database": "\(database)"])
             }
-        }
-
-        var configuration = HTTP2ServerConfiguration.defaults
-        configuration.host = host
-        configuration.port = port
-        configuration.maxReceiveMessageSize = maxMessageSize
-        configuration.maxConcurrentStreams = maxConcurrentStreams
-        configuration.maxConnections = maxConnections
-        configuration.maxConnectionsPerPeer = maxConnectionsPerPeer
-        configuration.maxCallRate = maxCallRate.limit
-        configuration.maxHeaderListSize = maxHeaderListSize
-        configuration.maxBufferedBytesPerConnection = maxBufferedBytesPerConnection
-        configuration.maxBufferedBytes = maxBufferedBytes
-        configuration.requestBodyTimeout = requestBodyTimeout
-        configuration.sendStallTimeout = sendStallTimeout
-        configuration.keepaliveInterval = keepaliveSeconds > 0 ? .seconds(keepaliveSeconds) : nil
-        configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil
-        configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
-        configuration.accessLogLevel = accessLog || Self.isSet(environment["CATALOG_ACCESS_LOG"]) ? .info : nil
-        configuration.tls = tls
-
-        var filterLimits = FilterHub.Limits()
-        filterLimits.maxSubscribers = maxWatchSubscribers
-        filterLimits.maxSubscribersPerConnection = maxWatchSubscribersPerConnection
-        filterLimits.maxSubscribersPerCaller = maxWatchSubscribersPerCaller
-        let app = CatalogServerApp(
-            configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
-        // First, so that it is shut down last (the group goes in reverse) and can be scraped while the server drains.
-        if let metricsEndpoint { services.insert(.init(service: metricsEndpoint), at: 0) }
-        let tokenFile = authorizer.flatMap { authorizer in tokensPath.map { (path: $0, authorizer: authorizer, watches: app.filters) } }
-        if tokenFile != nil || tls != nil {
-            let reloader = HangupReloader(
-                tokens: tokenFile, tls: tls, hangups: await UnixSignalsSequence(trapping: .sighup), logger: logger)
-            services.append(.init(service: reloader, successTerminationBehavior: .ignore))
-        }
-        let serviceGroup = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: services,
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await serviceGroup.run() }
-            if let metricsEndpoint, let metricsListen {
-                do {
-                    let bound = try await metricsEndpoint.listeningAddress
-                    let metricsURL = "http://\(bound.ipAddress ?? metricsListen.host):\(bound.port ?? metricsListen.port)/metrics"
-                    logger.notice("serving metrics on \(metricsURL)")
-                } catch {
-                    throw StartupError(message: "cannot serve metrics on \(metricsListen.host):\(metricsListen.port): \(error)")
-                }
-            }
-            do {
-                let bound = try await app.listeningAddress
-                let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
-                logger.notice("catalogd ready on \(listening) (\(Self.transport(tls)))", metadata: ["database": "\(databasePath)"])
-            } catch {
-                throw StartupError(message: "cannot listen on \(host):\(port): \(error)")
-            }
-            try await group.waitForAll()
+        } catch {
+            throw StartupError(message: "cannot seed the demo catalog into '\(database)': \(error.rpcError.message)")
         }
     }
 

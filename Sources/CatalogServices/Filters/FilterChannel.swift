@@ -38,19 +38,44 @@ final class FilterChannel: Sendable {
 
     // MARK: Writers (in commit order)
 
-    /// Appends a committed state and returns the subscribers to wake.
+    /// Appends a committed state and returns the subscribers to wake. A state already held is
+    /// ignored; one that skips revisions (the store lost track of the ones between) starts the
+    /// history afresh, so that a subscriber behind it is told it fell past the retained history.
     func publish(_ next: FilterState) -> [FilterSubscription] {
         state.withLock { state in
             var next = next
             if state.deleted {
                 state.deleted = false
                 state.history.removeAll()
-            } else if let previous = state.history.last?.state, previous.options == next.options {
-                next.options = previous.options  // share one copy of unchanged options across the history
+            } else if let previous = state.history.last?.state {
+                if next.revision <= previous.revision { return [] }
+                if next.revision != previous.revision + 1 {
+                    state.history.removeAll()
+                } else if previous.options == next.options {
+                    next.options = previous.options  // share one copy of unchanged options across the history
+                }
             }
             state.history.append(Entry(state: next))
             if state.history.count > retained { state.history.removeFirst(state.history.count - retained) }
             return Array(state.subscribers.values)
+        }
+    }
+
+    /// Joins a history read from the store to the states published meanwhile: the longest run
+    /// of consecutive revisions that ends at the newest state either holds.
+    func merge(_ loaded: [FilterState]) {
+        state.withLock { state in
+            guard !state.deleted else { return }
+            var byRevision: [Int64: Entry] = [:]
+            for state in loaded { byRevision[state.revision] = Entry(state: state) }
+            for entry in state.history { byRevision[entry.state.revision] = entry }
+            guard var revision = byRevision.keys.max() else { return }
+            var run: [Entry] = []
+            while let entry = byRevision[revision], run.count < retained {
+                run.append(entry)
+                revision -= 1
+            }
+            state.history = Deque(run.reversed())
         }
     }
 

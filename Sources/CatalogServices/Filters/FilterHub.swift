@@ -7,10 +7,11 @@ import Synchronization
 /// The live state of every filter and the fan-out of its changes to `Filters/Watch`
 /// subscribers.
 ///
-/// The store tells the hub about each committed change, in commit order, before the write
-/// returns (`FilterStore.observeFilterChanges`); the hub appends it to the filter's retained
-/// history and wakes the filter's subscribers, which the transport then pulls from. Nothing
-/// here waits for a subscriber: a slow one only falls behind in the shared history.
+/// The store tells the hub about each committed change, each filter's in revision order, a
+/// local write's before it returns (`FilterStore.observeFilterChanges`); the hub appends it to
+/// the filter's retained history and wakes the filter's subscribers, which the transport then
+/// pulls from. Nothing here waits for a subscriber: a slow one only falls behind in the shared
+/// history.
 ///
 /// The swift-metrics gauge `catalog_watch_subscribers` follows the number of Watch streams
 /// open (made with the factory in force when the hub is made).
@@ -59,15 +60,20 @@ public final class FilterHub: Sendable {
         self.quota = Mutex(WatchQuota(limits: limits))
     }
 
-    /// Loads every filter and its retained history, then follows the store's changes.
+    /// Follows the store's changes, then loads every filter and its retained history. A change
+    /// told while loading joins what was loaded, whichever came first.
     public func load(from store: any FilterStore) async throws(CatalogError) {
+        store.observeFilterChanges { [weak self] change in self?.apply(change) }
         for filter in try await store.filters() {
             let history = try await store.filterHistory(filterID: filter.filterId, limit: limits.retainedChanges)
-            let channel = FilterChannel(filterID: filter.filterId, history: history.isEmpty ? [filter] : history,
-                                        retained: limits.retainedChanges)
-            channels.withLock { $0[filter.filterId] = channel }
+            let loaded = history.isEmpty ? [filter] : history
+            let created = channels.withLock { channels in
+                if channels[filter.filterId] != nil { return false }
+                channels[filter.filterId] = FilterChannel(filterID: filter.filterId, history: loaded, retained: limits.retainedChanges)
+                return true
+            }
+            if !created { channels.withLock { $0[filter.filterId] }?.merge(loaded) }
         }
-        store.observeFilterChanges { [weak self] change in self?.apply(change) }
     }
 
     /// Watch streams open now.
