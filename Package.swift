@@ -393,9 +393,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // catalogd as a child process, for the tests that run it.
+        .target(
+            name: "CatalogdTestSupport",
+            dependencies: ["ChildProcess"],
+            path: "Tests/CatalogdTestSupport"
+        ),
         .testTarget(
             name: "CatalogdTests",
             dependencies: [
+                "CatalogdTestSupport",
                 "TestSupport",
                 "catalogd",
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -407,6 +414,19 @@ let package = Package(
                 "CatalogClient",
             ],
             resources: [.copy("Python")]
+        ),
+        // Several catalogd replicas on one PostgreSQL.
+        .testTarget(
+            name: "ReplicaTests",
+            dependencies: [
+                "CatalogAPI",
+                "CatalogClient",
+                "CatalogdTestSupport",
+                "ChildProcess",
+                "PostgresTestSupport",
+                "TestSupport",
+                "catalogd",
+            ]
         ),
     ]
 )

@@ -45,8 +45,15 @@ struct ChangeListener: Sendable {
     }
 
     private func listenOnce(connectionID: Int, listening: () -> Void) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: store.location.connectionConfiguration, id: connectionID, logger: store.logger)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: store.location.connectionConfiguration, id: connectionID, logger: store.logger)
+        } catch {
+            store.reachable.store(false, ordering: .relaxed)
+            throw error
+        }
+        store.reachable.store(true, ordering: .relaxed)
         do {
             try await listen(on: connection, listening: listening)
         } catch {

@@ -3,6 +3,7 @@ import CatalogStore
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The catalog in a PostgreSQL database, through a postgres-nio connection pool. Any number of
 /// processes may serve the same database: each is a replica of one catalog.
@@ -30,6 +31,8 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         public var maxReconnectDelay: Duration = .seconds(1)
         /// Filter states kept for Watch resume, per filter (at least the hub's).
         public var retainedFilterChanges = 1024
+        /// The longest a call waits for a pooled connection before it answers UNAVAILABLE.
+        public var connectionWait: Duration = .seconds(3)
 
         public init() {}
     }
@@ -42,6 +45,8 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     let categoryCache = CategoryCache()
     /// What the observer was told, filter by filter.
     let feed = FilterFeed()
+    /// False while the listener fails to connect: calls then answer UNAVAILABLE at once.
+    let reachable = Atomic<Bool>(true)
 
     private init(location: PostgresLocation, settings: Settings, logger: Logger) {
         self.location = location
@@ -94,13 +99,14 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         private let store: PostgresCatalogStore
         /// The filter changes it made, in order, for the observer once it commits.
         private(set) var filterChanges: [CommittedFilterChange] = []
-        /// Whether it changed a category (their cache is then put aside until it ends).
-        private(set) var changedCategories = false
+        /// Set once it changes a category (their cache is then put aside until it ends).
+        private let categoryWrite: CategoryWriteFlag?
 
-        init(connection: PostgresConnection, store: PostgresCatalogStore) {
+        init(connection: PostgresConnection, store: PostgresCatalogStore, categoryWrite: CategoryWriteFlag? = nil) {
             self.connection = connection
             self.logger = store.logger
             self.store = store
+            self.categoryWrite = categoryWrite
         }
 
         /// Runs one statement and returns its rows.
@@ -124,8 +130,11 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         /// Records that the categories change: tells the other replicas at commit, and stops
         /// this one's cache from keeping a read until the transaction ends.
         func categoriesChange() async throws {
-            guard !changedCategories else { return }
-            changedCategories = true
+            guard let categoryWrite, !categoryWrite.isSet else {
+                if categoryWrite == nil { throw CatalogError.storage("a category write outside a write transaction") }
+                return
+            }
+            categoryWrite.set()
             store.categoryCache.commitBegins()
             try await query("SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.categories.payload))")
         }
@@ -148,6 +157,13 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         case deleted(filterID: String, revision: Int64)
     }
 
+    /// Whether a write transaction changed a category.
+    final class CategoryWriteFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
+    }
+
     /// A dry run's result, thrown to roll its transaction back.
     private struct DryRun<T: Sendable>: Error {
         let result: T
@@ -159,30 +175,64 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         async throws(CatalogError) -> T
     {
         let outcome: (result: T, changes: [CommittedFilterChange])
-        var changedCategories = false
+        let categoryWrite = CategoryWriteFlag()
         do {
-            outcome = try await client.withTransaction(logger: logger) { connection in
-                let transaction = Transaction(connection: connection, store: self)
-                defer { changedCategories = transaction.changedCategories }
+            outcome = try await withConnection { connection in try await connection.withTransaction(logger: self.logger) { connection in
+                let transaction = Transaction(connection: connection, store: self, categoryWrite: categoryWrite)
                 let result = try await body(transaction)
                 if dryRun { throw DryRun(result: result) }
                 return (result, transaction.filterChanges)
-            }
+            } }
         } catch {
-            if changedCategories { categoryCache.commitEnds() }
+            if categoryWrite.isSet { categoryCache.commitEnds() }
             if let dryRun = (error as? PostgresTransactionError)?.closureError as? DryRun<T> { return dryRun.result }
             throw storeError(error)
         }
-        if changedCategories { categoryCache.commitEnds() }
+        if categoryWrite.isSet { categoryCache.commitEnds() }
         await deliver(outcome.changes)
         return outcome.result
+    }
+
+    /// Runs `body` on a pooled connection. The pool waits for a connection as long as it
+    /// takes, even with the database down; here the wait ends after
+    /// `Settings.connectionWait` (a call then answers UNAVAILABLE), and no call waits at all
+    /// while the listener cannot connect.
+    private func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        guard reachable.load(ordering: .relaxed) else { throw CatalogError.databaseUnavailable }
+        let lease = Lease()
+        // The group ends before this returns, so `body` does not outlive the call.
+        return try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await self.client.withConnection { connection in
+                        lease.taken.store(true, ordering: .relaxed)
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: self.settings.connectionWait)
+                    if lease.taken.load(ordering: .relaxed) { return nil }
+                    throw CatalogError.databaseUnavailable
+                }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let result { return result }
+                }
+                throw CatalogError.storage("a connection's work ended without a result")
+            }
+        }
+    }
+
+    /// Whether a pooled connection was handed out.
+    private final class Lease: Sendable {
+        let taken = Atomic<Bool>(false)
     }
 
     /// Runs `body` on a pooled connection, outside any transaction: for reads, each statement
     /// of which sees what was committed when it began.
     func read<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws(CatalogError) -> T {
         do {
-            return try await client.withConnection { connection in
+            return try await withConnection { connection in
                 try await body(Transaction(connection: connection, store: self))
             }
         } catch {
@@ -193,11 +243,11 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     /// Runs `body` in a read-only transaction that sees one snapshot throughout.
     func readSnapshot<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws(CatalogError) -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await withConnection { connection in try await connection.withTransaction(logger: self.logger) { connection in
                 let transaction = Transaction(connection: connection, store: self)
                 try await transaction.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 return try await body(transaction)
-            }
+            } }
         } catch {
             throw storeError(error)
         }

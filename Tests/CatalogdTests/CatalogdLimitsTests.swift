@@ -1,4 +1,5 @@
 import CatalogClient
+import CatalogdTestSupport
 import RPCCore
 import Testing
 

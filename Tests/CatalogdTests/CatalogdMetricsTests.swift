@@ -1,5 +1,6 @@
 import CatalogAPI
 import CatalogClient
+import CatalogdTestSupport
 import ChildProcess
 import Foundation
 import RPCCore

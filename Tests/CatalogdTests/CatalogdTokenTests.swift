@@ -1,6 +1,7 @@
-import ChildProcess
 import CatalogAPI
 import CatalogClient
+import CatalogdTestSupport
+import ChildProcess
 import Foundation
 import RPCCore
 import TestSupport

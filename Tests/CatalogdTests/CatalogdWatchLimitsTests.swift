@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogdTestSupport
 import ChildProcess
 import Foundation
 import RPCCore

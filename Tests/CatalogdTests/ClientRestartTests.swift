@@ -1,4 +1,5 @@
 import CatalogClient
+import CatalogdTestSupport
 import Foundation
 import TestSupport
 import Testing

@@ -1,10 +1,11 @@
 import CatalogAPI
+import CatalogdTestSupport
 import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc

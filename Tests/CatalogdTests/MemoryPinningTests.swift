@@ -1,3 +1,4 @@
+import CatalogdTestSupport
 import ChildProcess
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogdTestSupport
 import Foundation
 import RPCCore
 import RPCHTTP2

@@ -35,9 +35,7 @@ package final class PostgresCluster: Sendable {
         do {
             try cluster.run("initdb", "-D", "\(cluster.directory)/data", "-U", cluster.user, "--auth=trust", "-E", "UTF8",
                             "--locale=C.UTF-8", "--no-sync")
-            try cluster.run(
-                "pg_ctl", "-D", "\(cluster.directory)/data", "-l", "\(cluster.directory)/server.log", "-w", "-o",
-                "-c listen_addresses='' -k \(cluster.directory) -p \(cluster.port) -c fsync=off -c max_connections=200", "start")
+            try cluster.startServer()
             try cluster.run("createdb", "-h", cluster.directory, "-p", "\(cluster.port)", "-U", cluster.user, "catalog")
         } catch {
             cluster.stop()
@@ -67,6 +65,25 @@ package final class PostgresCluster: Sendable {
         try run("createdb", "-h", directory, "-p", "\(port)", "-U", user, name)
     }
 
+    /// Stops the server (fast shutdown: connections are closed, transactions rolled back);
+    /// the data stays, for `startServer()`.
+    package func stopServer() throws {
+        try run("pg_ctl", "-D", "\(directory)/data", "-m", "fast", "-w", "stop")
+    }
+
+    /// Starts the server again after `stopServer()`, on the same socket.
+    package func startServer() throws {
+        try run(
+            "pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-o",
+            "-c listen_addresses='' -k \(directory) -p \(port) -c fsync=off -c max_connections=200", "start")
+    }
+
+    /// Runs `sql` with psql on database `name` and returns what it printed (unaligned, tuples only).
+    @discardableResult
+    package func psql(_ sql: String, database name: String = "catalog") throws -> String {
+        try run("psql", "-h", directory, "-p", "\(port)", "-U", user, "-d", name, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql)
+    }
+
     /// Drops database `name`, closing whatever connections it still has.
     package func dropDatabase(_ name: String) throws {
         try run("dropdb", "-h", directory, "-p", "\(port)", "-U", user, "--force", name)
@@ -93,13 +110,15 @@ package final class PostgresCluster: Sendable {
     /// Stops the server at once (no checkpoint: the data is thrown away) and removes the directory.
     package func stop() {
         if FileManager.default.fileExists(atPath: "\(directory)/data/postmaster.pid") {
-            try? run("pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop")
+            _ = try? run("pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop")
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Runs PostgreSQL's `tool` with `arguments` (as `postgres` when root) and waits for it.
-    private func run(_ tool: String, _ arguments: String...) throws {
+    /// Runs PostgreSQL's `tool` with `arguments` (as `postgres` when root), waits for it, and
+    /// returns its output.
+    @discardableResult
+    private func run(_ tool: String, _ arguments: String...) throws -> String {
         let process = ChildProcess()
         if let runAs {
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
@@ -117,6 +136,7 @@ package final class PostgresCluster: Sendable {
         guard process.terminationStatus == 0 else {
             throw PostgresClusterError("\(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
         }
+        return text
     }
 
     /// The newest PostgreSQL's programs under /usr/lib/postgresql (Debian's layout).

@@ -17,34 +17,34 @@ import Darwin
 /// catalogd.send(SIGTERM)
 /// let exit = try await catalogd.waitForExit()
 /// ```
-final class CatalogdProcess: Sendable {
+package final class CatalogdProcess: Sendable {
     /// What a child process has done so far.
-    struct Snapshot: Sendable {
+    package struct Snapshot: Sendable {
         /// The bytes read from stderr so far.
-        var stderrBytes: [UInt8] = []
+        package var stderrBytes: [UInt8] = []
         /// Whether stderr reached end of file.
-        var stderrClosed = false
+        package var stderrClosed = false
         /// The exit status, once the process ended (the signal number if a signal ended it).
-        var exitStatus: Int32?
+        package var exitStatus: Int32?
         /// Whether a signal, not `exit`, ended the process.
-        var killedBySignal = false
+        package var killedBySignal = false
 
         /// Everything read from stderr so far, as text.
-        var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
+        package var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
 
         /// The stderr lines announcing readiness.
-        var readyLines: [Substring] {
+        package var readyLines: [Substring] {
             stderr.split(separator: "\n").filter { $0.contains("catalogd ready on ") }
         }
     }
 
     /// How the process ended.
-    struct Exit: Sendable, CustomStringConvertible {
-        var status: Int32
-        var killedBySignal: Bool
-        var stderr: String
+    package struct Exit: Sendable, CustomStringConvertible {
+        package var status: Int32
+        package var killedBySignal: Bool
+        package var stderr: String
 
-        var description: String {
+        package var description: String {
             "\(killedBySignal ? "killed by signal" : "exited with status") \(status); stderr:\n\(stderr)"
         }
     }
@@ -62,24 +62,25 @@ final class CatalogdProcess: Sendable {
     }
 
     /// The port passed in `--address`, or the one it was asked to use through the environment.
-    let port: Int
+    package let port: Int
     /// A fresh directory for the database, removed by `kill()`.
-    let directory: URL
+    package let directory: URL
     private let process: ChildProcess
     private let state = Mutex(State())
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
-    /// Starts `catalogd --address 127.0.0.1:<free port> --database <fresh dir>/catalog.sqlite
-    /// <extra>` and waits for its ready line.
-    static func start(
+    /// Starts `catalogd --address 127.0.0.1:<free port> --database <database, else a fresh
+    /// dir's catalog.sqlite> <extra>` and waits for its ready line.
+    package static func start(
+        database: String? = nil,
         extraArguments: [String] = [],
         readyTimeout: Duration = .seconds(20)
     ) async throws -> CatalogdProcess {
         let port = try freeLoopbackPort()
         let directory = try makeDirectory()
         let catalogd = try CatalogdProcess(
-            arguments: ["--address", "127.0.0.1:\(port)", "--database", directory.appendingPathComponent("catalog.sqlite").path]
+            arguments: ["--address", "127.0.0.1:\(port)", "--database", database ?? directory.appendingPathComponent("catalog.sqlite").path]
                 + extraArguments,
             port: port,
             directory: directory
@@ -96,7 +97,7 @@ final class CatalogdProcess: Sendable {
     /// Launches `catalogd` with exactly `arguments` and `environment` added to ours (minus
     /// any `CATALOG_*` variables of ours); does not wait for anything. Removes `directory`
     /// when the launch fails.
-    init(arguments: [String], environment: [String: String] = [:], port: Int, directory: URL) throws {
+    package init(arguments: [String], environment: [String: String] = [:], port: Int, directory: URL) throws {
         self.port = port
         self.directory = directory
         let process = ChildProcess()
@@ -156,15 +157,15 @@ final class CatalogdProcess: Sendable {
     }
 
     /// What happened so far.
-    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+    package var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
     /// Sends `signal` (e.g. `SIGTERM`) to the process, if it still runs.
-    func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         process.send(signal: signal)
     }
 
     /// SIGKILL (if it still runs), reap it, and remove its directory. Safe to call more than once.
-    func kill() {
+    package func kill() {
         send(SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
@@ -172,7 +173,7 @@ final class CatalogdProcess: Sendable {
 
     /// Waits until stderr holds the ready line; throws with stderr if it exits first or time runs out.
     @discardableResult
-    func waitUntilReady(timeout: Duration = .seconds(20)) async throws -> Snapshot {
+    package func waitUntilReady(timeout: Duration = .seconds(20)) async throws -> Snapshot {
         let snapshot = try await wait(timeout: timeout, for: "the ready line") {
             !$0.readyLines.isEmpty || $0.exitStatus != nil
         }
@@ -184,7 +185,7 @@ final class CatalogdProcess: Sendable {
 
     /// Waits until the process exited and its stderr was read to the end; SIGKILLs it and
     /// throws when that takes longer than `timeout`.
-    func waitForExit(timeout: Duration = .seconds(20)) async throws -> Exit {
+    package func waitForExit(timeout: Duration = .seconds(20)) async throws -> Exit {
         let snapshot: Snapshot
         do {
             snapshot = try await wait(timeout: timeout, for: "exit") { $0.exitStatus != nil && $0.stderrClosed }
@@ -196,7 +197,7 @@ final class CatalogdProcess: Sendable {
     }
 
     /// Waits until `predicate` holds for what happened so far, or throws after `timeout`.
-    func wait(
+    package func wait(
         timeout: Duration,
         for what: String,
         until predicate: @escaping @Sendable (Snapshot) -> Bool
@@ -248,10 +249,10 @@ final class CatalogdProcess: Sendable {
     // MARK: - Setup
 
     /// The signals that stop catalogd, blocked when it starts.
-    static let shutdownSignals = [SIGTERM, SIGINT, SIGHUP]
+    package static let shutdownSignals = [SIGTERM, SIGINT, SIGHUP]
 
     /// `.build/debug/catalogd` of the package that holds this file.
-    static func binary(filePath: String = #filePath) throws -> URL {
+    package static func binary(filePath: String = #filePath) throws -> URL {
         var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
             let parent = directory.deletingLastPathComponent()
@@ -269,7 +270,7 @@ final class CatalogdProcess: Sendable {
 
     /// Runs catalogd with `arguments` (plus a fresh database, and `--address` on a free
     /// loopback port unless given) until it exits on its own.
-    static func runUntilExit(
+    package static func runUntilExit(
         _ arguments: [String], environment: [String: String] = [:], port: Int? = nil
     ) async throws -> Exit {
         let port = try port ?? freeLoopbackPort()
@@ -283,7 +284,7 @@ final class CatalogdProcess: Sendable {
     }
 
     /// A fresh temporary directory.
-    static func makeDirectory() throws -> URL {
+    package static func makeDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalogd-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
@@ -291,7 +292,7 @@ final class CatalogdProcess: Sendable {
 
 }
 
-struct CatalogdProcessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct CatalogdProcessError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
