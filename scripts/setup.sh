@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # setup.sh: idempotent machine setup for building, testing and benchmarking catalog.
-#   1. apt: libnghttp2, nghttp2 tools (h2load, nghttp, nghttpd), pkg-config, zlib, SQLite headers,
+#   1. apt: libnghttp2, nghttp2 tools (h2load, nghttp, nghttpd, nghttpx), pkg-config, zlib, SQLite headers,
 #      tmux (the CLI's terminal tests), PostgreSQL (the tests start throwaway clusters of their own;
 #      the package's own cluster is not used); apt is skipped entirely when every package is
 #      already installed.
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libnghttp2-dev nghttp2-client nghttp2-server pkg-config zlib1g-dev libsqlite3-dev tmux postgresql)
+packages=(libnghttp2-dev nghttp2-client nghttp2-server nghttp2-proxy pkg-config zlib1g-dev libsqlite3-dev tmux postgresql)
 as_root=()
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then as_root=(sudo); fi
 

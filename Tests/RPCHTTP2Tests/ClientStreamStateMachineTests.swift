@@ -98,7 +98,12 @@ struct ClientStreamStateMachineTests {
         for (errorCode, code) in cases {
             var machine = Machine()
             _ = machine.receivedHeaders(Self.responseHeaders, endStream: false)
-            #expect(machine.streamClosed(errorCode: errorCode)?.code == code, "\(errorCode)")
+            let error = machine.streamClosed(errorCode: errorCode)
+            #expect(error?.code == code, "\(errorCode)")
+            if code == .internalError {
+                #expect(error?.detail?.reason == ErrorDetail.streamResetReason, "a reset without a status says so")
+                #expect(error?.detail?.details?["http2ErrorCode"] == .number(Double(errorCode)))
+            }
         }
     }
 

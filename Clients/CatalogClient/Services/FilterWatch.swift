@@ -5,7 +5,8 @@ import RPCCore
 /// ``FiltersClient/watch(_:sinceRevision:delivery:heartbeatSeconds:options:onInterruption:)``.
 ///
 /// Iteration starts the call. When the stream is lost with UNAVAILABLE (the server restarted
-/// or shut down, the connection dropped), the sequence calls `onInterruption`, waits a
+/// or shut down, the connection dropped), or reset without a status (a proxy in between lost
+/// its server: INTERNAL `streamReset`), the sequence calls `onInterruption`, waits a
 /// jittered backoff, and watches again from the last revision it delivered, so that the
 /// server replays exactly the missed changes. Whatever happens, it never yields a state
 /// revision twice or out of order. A `snapshot` with `reset == true` says the missed history
@@ -76,7 +77,7 @@ public struct FilterWatch: AsyncSequence, Sendable {
                 } catch {
                     stream = nil
                     if Task.isCancelled { return end() }
-                    guard error.code == .unavailable else {
+                    guard error.code == .unavailable || error.detail?.reason == ErrorDetail.streamResetReason else {
                         ended = true
                         throw error
                     }

@@ -17,6 +17,12 @@ public struct ErrorDetail: Codable, Sendable, Hashable {
         self.details = details
     }
 
+    /// The reason a client gives the error of a stream that was reset without a status (by the
+    /// server, or by a proxy that lost the server): INTERNAL, as gRPC maps such resets, with
+    /// `details.http2ErrorCode`. Nothing was answered, so a call that may be repeated safely
+    /// (such as a Watch resumed from its last revision) may try again.
+    public static let streamResetReason = "streamReset"
+
     /// The trailer key that carries the detail.
     package static let metadataKey = "catalog-error-bin"
 }

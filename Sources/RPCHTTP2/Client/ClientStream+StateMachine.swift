@@ -97,7 +97,10 @@ extension ClientStream {
             case HTTP2ErrorCode.refusedStream: RPCError(.unavailable, "the server refused the stream")
             case HTTP2ErrorCode.cancel: RPCError(.cancelled, "the server cancelled the stream")
             case HTTP2ErrorCode.enhanceYourCalm: RPCError(.resourceExhausted, "the server asked to calm down")
-            default: RPCError(.internalError, "the stream closed without a status (HTTP/2 error \(errorCode))")
+            default:
+                RPCError(
+                    .internalError, "the stream closed without a status (HTTP/2 error \(errorCode))",
+                    detail: ErrorDetail(reason: ErrorDetail.streamResetReason, details: ["http2ErrorCode": .number(Double(errorCode))]))
             }
         }
 
