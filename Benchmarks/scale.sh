@@ -5,22 +5,34 @@
 #   Categories.List {sort: itemCount}, Categories.Stats, Catalog.ListItems {categoryId, pageSize: 50}
 # and one Categories.Move {large category to position 0} then one Categories.Merge {large category
 # into another}, each timed as a single call. One line per measurement, with the target beside it.
-# Environment: SEED=10000,1000000,100000 N=200 (reads per method) PORT=50071 KEEP=1 (keep the temp dir).
+# STORE=postgres runs catalogd on a throwaway PostgreSQL (scripts/postgres.sh) instead of an SQLite file.
+# Environment: SEED=10000,1000000,100000 N=200 (reads per method) PORT=50071 STORE=sqlite KEEP=1 (keep the temp dir).
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-SEED=${SEED:-10000,1000000,100000} N=${N:-200} PORT=${PORT:-50071}
+SEED=${SEED:-10000,1000000,100000} N=${N:-200} PORT=${PORT:-50071} STORE=${STORE:-sqlite}
 command -v h2load >/dev/null || { echo "h2load missing: scripts/setup.sh installs it" >&2; exit 2; }
 cd "$root"
 swift build -c release --product catalogd >&2
 
-tmp=$(mktemp -d)
+tmp=$(mktemp -d) pgdir=
 pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$tmp"; }
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true
+  [ -n "$pgdir" ] && { pg_cluster_stop "$pgdir"; rm -rf "$pgdir"; }
+  [ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
 trap cleanup EXIT
+database=$tmp/scale.sqlite
+if [ "$STORE" = postgres ]; then
+  . scripts/postgres.sh
+  pgdir=$(mktemp -d)
+  pg_cluster_start "$pgdir"
+  database=$PG_URL
+fi
 
 # The seed: catalogd logs "seeded the benchmark catalog" with seconds= and the ids, then serves.
 start=$(date +%s%N)
-.build/release/catalogd --address "127.0.0.1:$PORT" --database "$tmp/scale.sqlite" --seed-benchmark "$SEED" \
+.build/release/catalogd --address "127.0.0.1:$PORT" --database "$database" --seed-benchmark "$SEED" \
   --log-level notice > "$tmp/catalogd.log" 2>&1 & pid=$!
 until grep -q "catalogd ready" "$tmp/catalogd.log"; do
   kill -0 "$pid" 2>/dev/null || { cat "$tmp/catalogd.log" >&2; exit 1; }
@@ -29,8 +41,13 @@ done
 wall_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 field() { grep "seeded the benchmark catalog" "$tmp/catalogd.log" | sed "s/.*$1=\([0-9.]*\).*/\1/"; }
 large=$(field largeCategoryId) middle=$(field middleCategoryId) other=$(field otherCategoryId)
-echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); seed $SEED; large=$large middle=$middle other=$other"
-echo "seed seconds=$(field seconds) wall_to_ready_s=$(awk -v m="$wall_ms" 'BEGIN {printf "%.2f", m/1000}') db_mb=$(du -m "$tmp/scale.sqlite" | cut -f1) target_s=60"
+if [ "$STORE" = postgres ]; then
+  db_mb=$(pg_as "$(pg_bin)/psql" -h "$pgdir" -U catalog -d catalog -XAt -c "SELECT pg_database_size('catalog') / 1048576")
+else
+  db_mb=$(du -m "$tmp/scale.sqlite" | cut -f1)
+fi
+echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); store $STORE; seed $SEED; large=$large middle=$middle other=$other"
+echo "seed seconds=$(field seconds) wall_to_ready_s=$(awk -v m="$wall_ms" 'BEGIN {printf "%.2f", m/1000}') db_mb=$db_mb target_s=60"
 
 # gRPC framing: 0, then the length as 4 big-endian bytes, then the JSON.
 frame() {

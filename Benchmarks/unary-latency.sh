@@ -18,6 +18,7 @@ ROUNDS=${ROUNDS:-3} D=${D:-5} W=${W:-1} C=${C:-8} M=${M:-32}
 PROJECT_PATH=${PROJECT_PATH:-/catalog.v1.Catalog/GetItem} PROJECT_BODY=${PROJECT_BODY:-'{"id":42}'}
 command -v h2load >/dev/null || { echo "h2load missing: scripts/setup.sh installs it" >&2; exit 2; }
 cd "$root"
+source Benchmarks/lib/h2load.sh
 swift build -c release --product catalogd >&2
 [ -x "$peers/grpc-swift2/.build/release/peer-server" ] || swift build -c release --package-path "$peers/grpc-swift2" >&2
 
@@ -57,25 +58,16 @@ for round in $(seq "$ROUNDS"); do
   if [ -n "${BASELINE:-}" ] && (( round % 2 == 0 )); then order=("${targets[1]}" "${targets[0]}" "${targets[@]:2}"); fi
   for t in "${order[@]}"; do
     IFS='|' read -r label port ct path body <<<"$t"
-    rm -f "$tmp/latency.log"   # h2load appends to its log file
-    out=$(h2load -D "$D" --warm-up-time "$W" -c "$C" -m "$M" -t 1 -H "content-type: $ct" -H "te: trailers" \
-      -d "$body" --log-file "$tmp/latency.log" "http://127.0.0.1:$port$path" 2>&1)
-    rps=$(awk '/^finished in/ {print $4}' <<<"$out" | tr -d ,)
-    non2xx=$(awk '/^status codes:/ {print $5 + $7 + $9}' <<<"$out")
-    # log columns: start (us since epoch), HTTP status, duration (us)
-    read -r p50 p99 < <(awk '{print $3}' "$tmp/latency.log" | sort -n | awk '{v[NR]=$1} END {
-      printf "%.2f %.2f\n", v[int(NR*0.50)+1]/1000, v[int(NR*0.99)+1]/1000}')
-    echo "round=$round target=$label req_s=$rps p50_ms=$p50 p99_ms=$p99 non_2xx=$non2xx" | tee -a "$tmp/rounds.txt"
+    h2load_run "$round" "$label" "$port" "$ct" "$path" "$body" "$tmp/rounds.txt"
   done
 done
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 echo "# medians"
-ng=$(grep "target=nghttpd-static " "$tmp/rounds.txt" | sed 's/.*req_s=\([^ ]*\).*/\1/' | median)
-sw=$(grep "target=grpc-swift2 " "$tmp/rounds.txt" | sed 's/.*p99_ms=\([^ ]*\).*/\1/' | median)
+ng=$(rounds_median "$tmp/rounds.txt" nghttpd-static req_s)
+sw=$(rounds_median "$tmp/rounds.txt" grpc-swift2 p99_ms)
 for t in "${targets[@]}"; do
   label=${t%%|*}
-  rps=$(grep "target=$label " "$tmp/rounds.txt" | sed 's/.*req_s=\([^ ]*\).*/\1/' | median)
-  p99=$(grep "target=$label " "$tmp/rounds.txt" | sed 's/.*p99_ms=\([^ ]*\).*/\1/' | median)
+  rps=$(rounds_median "$tmp/rounds.txt" "$label" req_s)
+  p99=$(rounds_median "$tmp/rounds.txt" "$label" p99_ms)
   awk -v l="$label" -v r="$rps" -v p="$p99" -v ng="$ng" -v sw="$sw" \
     'BEGIN {printf "%-15s req/s %9.0f  x nghttpd %.2f   p99 %6.2f ms  x grpc-swift2 p99 %.2f\n", l, r, r/ng, p, p/sw}'
 done

@@ -45,15 +45,7 @@ extension PostgresCatalogStore {
                 entries.append(CategoryStats.Entry(id: id, name: name, itemCount: itemCount, share: 0))
                 uncategorized = unassigned
             }
-            let itemCount = uncategorized + entries.reduce(0) { $0 + $1.itemCount }
-            if itemCount > 0 {
-                for index in entries.indices {
-                    entries[index].share = Double(entries[index].itemCount) / Double(itemCount)
-                }
-            }
-            return CategoryStats(
-                categoryCount: entries.count, itemCount: itemCount, uncategorizedItemCount: uncategorized,
-                emptyCategoryCount: entries.filter { $0.itemCount == 0 }.count, categories: entries)
+            return CategoryStats(entries: entries, uncategorizedItemCount: uncategorized)
         } catch {
             throw storeError(error)
         }
@@ -90,21 +82,10 @@ extension PostgresCatalogStore {
             try await transaction.lockCatalog()
             let current = try await Self.fetchCategory(transaction, id: id)
             try Self.checkRevision(current, expectedRevision)
-            var updated = current
-            if let name = changes.name {
-                if name.slug != current.slug {
-                    try await Self.checkSlugFree(transaction, name.slug, except: id)
-                }
-                updated.name = name.name
-                updated.slug = name.slug
+            if let name = changes.name, name.slug != current.slug {
+                try await Self.checkSlugFree(transaction, name.slug, except: id)
             }
-            if let color = changes.color { updated.color = color }
-            switch changes.icon {
-            case .unchanged: break
-            case .clear: updated.icon = nil
-            case .set(let icon): updated.icon = icon
-            }
-            if let isDefault = changes.isDefault { updated.isDefault = isDefault }
+            let updated = changes.applied(to: current)
             guard updated != current else { return current }
             try await transaction.categoriesChange()
             try await transaction.query(
@@ -162,20 +143,7 @@ extension PostgresCatalogStore {
             try Self.checkRevision(category, expectedRevision)
             let count = try await Self.categoryCount(transaction)
             let from = category.position
-            let to: Int
-            switch target {
-            case .step(.up):
-                if from == 0 { throw CatalogError.alreadyFirst }
-                to = from - 1
-            case .step(.down):
-                if from == count - 1 { throw CatalogError.alreadyLast }
-                to = from + 1
-            case .position(let position):
-                guard (0..<count).contains(position) else {
-                    throw CatalogError.invalidField("toPosition", "must be in 0...\(count - 1)")
-                }
-                to = position
-            }
+            let to = try target.destination(from: from, count: count)
             if to != from {
                 let now = Self.now()
                 try await transaction.categoriesChange()
@@ -340,8 +308,8 @@ extension PostgresCatalogStore {
             (Int64, String, String, String, String?, Int, Bool, Int, Int64, Int64, Int64).self)
         return Category(
             id: id, name: name, slug: slug, color: color, icon: icon, position: position, isDefault: isDefault,
-            itemCount: itemCount, revision: revision, createdAt: date(milliseconds: createdAt),
-            updatedAt: date(milliseconds: updatedAt))
+            itemCount: itemCount, revision: revision, createdAt: StoredFilter.date(milliseconds: createdAt),
+            updatedAt: StoredFilter.date(milliseconds: updatedAt))
     }
 
     /// The categories `clause` selects (`WHERE …`, `ORDER BY …`), with its bindings.
@@ -419,14 +387,6 @@ extension PostgresCatalogStore {
 
     /// Now, in milliseconds since 1970: what the tables keep.
     static func now() -> Int64 {
-        milliseconds(Date())
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        StoredFilter.milliseconds(Date())
     }
 }

@@ -93,9 +93,10 @@ extension PostgresCatalogStore {
                 """
             ).first?.decode(String.self)
         }
-        guard var current = options else { throw CatalogError.storage("the history of filter '\(id)' lacks its options") }
+        guard let oldest = options else { throw CatalogError.storage("the history of filter '\(id)' lacks its options") }
+        var current = try StoredFilter.decodeOptions(oldest)
         return try rows.map { row in
-            if let json = try optionsColumn(row) { current = json }
+            if let json = try optionsColumn(row) { current = try StoredFilter.decodeOptions(json) }
             return try filterState(row, options: current)
         }
     }
@@ -121,7 +122,7 @@ extension PostgresCatalogStore {
             ), change AS (
                 INSERT INTO filter_change (filter_id, revision, title, source, options, selected_id, presentation, updated_at)
                 VALUES (\(state.filterId), \(state.revision), \(state.title), \(state.source?.rawValue), \(optionsJSON),
-                    \(state.selectedId), \(state.presentation.rawValue), \(Self.milliseconds(state.updatedAt)))
+                    \(state.selectedId), \(state.presentation.rawValue), \(StoredFilter.milliseconds(state.updatedAt)))
             )
             SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(state.filterId).payload))
             """)
@@ -157,23 +158,16 @@ extension PostgresCatalogStore {
         try await transaction.query("DELETE FROM filter_change WHERE filter_id = \(id) AND revision < \(newOldest)")
     }
 
-    /// A state from a row of `filterChangeColumns`, with the options of `options` (JSON), or of
-    /// the row's own `options` column when `nil`.
-    static func filterState(_ row: PostgresRow, options: String?) throws -> FilterState {
+    /// A state from a row of `filterChangeColumns`, with `options`, or the row's own when `nil`.
+    static func filterState(_ row: PostgresRow, options: [FilterOption]?) throws -> FilterState {
         let (id, title, source, rowOptions, selectedID, presentation, revision, updatedAt) = try row.decode(
             (String, String, String?, String?, Int64?, String, Int64, Int64).self)
-        guard let presentation = FilterPresentation(rawValue: presentation) else {
-            throw CatalogError.storage("filter '\(id)' has an unknown presentation")
+        guard let options = try options ?? rowOptions.map(StoredFilter.decodeOptions) else {
+            throw CatalogError.storage("filter '\(id)' lacks its options")
         }
-        var knownSource: FilterSource?
-        if let source {
-            guard let known = FilterSource(rawValue: source) else { throw CatalogError.storage("filter '\(id)' has an unknown source") }
-            knownSource = known
-        }
-        guard let json = options ?? rowOptions else { throw CatalogError.storage("filter '\(id)' lacks its options") }
-        return FilterState(
-            filterId: id, title: title, options: try decodeOptions(json), selectedId: selectedID, presentation: presentation,
-            revision: revision, updatedAt: date(milliseconds: updatedAt), source: knownSource)
+        return try StoredFilter.state(
+            filterID: id, title: title, source: source, options: options, selectedID: selectedID, presentation: presentation,
+            revision: revision, updatedAtMilliseconds: updatedAt)
     }
 
     // MARK: Categories mirrored
@@ -207,8 +201,8 @@ extension PostgresCatalogStore {
                     """)
         ).map { row in try row.decode((String, String).self) }
         guard let optionsJSON = stale.first?.1 else { return }
-        let options = try Self.decodeOptions(optionsJSON)
-        let now = Self.filterTimestamp()
+        let options = try StoredFilter.decodeOptions(optionsJSON)
+        let now = StoredFilter.timestamp()
         for (filterID, _) in stale {
             guard let head = try await Self.lockFilterHead(transaction, id: filterID),
                 let current = try await currentFilter(transaction, id: filterID, head: head)
@@ -218,23 +212,5 @@ extension PostgresCatalogStore {
             guard committed.revision != current.revision else { continue }
             try await appendFilterChange(transaction, committed, optionsJSON: optionsJSON)
         }
-    }
-
-    // MARK: Options
-
-    static func encodeOptions(_ options: [FilterOption]) throws -> String {
-        String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
-    }
-
-    /// The options stored as `json`; decoded once per distinct text.
-    static func decodeOptions(_ json: String) throws -> [FilterOption] {
-        try decodedOptions.options(for: json) { try JSONDecoder().decode([FilterOption].self, from: Data($0.utf8)) }
-    }
-
-    private static let decodedOptions = DecodedOptionsCache(maxBytes: 8 << 20)
-
-    /// Now, to the millisecond: what `updated_at` keeps, so a state reads back equal.
-    static func filterTimestamp() -> Date {
-        date(milliseconds: milliseconds(Date()))
     }
 }

@@ -22,13 +22,13 @@ extension PostgresCatalogStore {
             switch definition.content {
             case .options(let explicit):
                 options = explicit
-                optionsJSON = try Self.encodeOptions(explicit)
+                optionsJSON = try StoredFilter.encodeOptions(explicit)
             case .source(.categories):
                 // Bound from now on: no category write may slip between the mirror read here and
                 // this commit (it would not see the binding yet).
                 try await transaction.lockCatalog()
                 optionsJSON = try await Self.categoryOptionsJSON(transaction)
-                options = try Self.decodeOptions(optionsJSON)
+                options = try StoredFilter.decodeOptions(optionsJSON)
             case .source(.unknown(let source)):
                 throw FilterRules.unknownSource(source)
             }
@@ -41,7 +41,7 @@ extension PostgresCatalogStore {
                 throw CatalogError.storage("filter '\(definition.filterID)' has no head row")
             }
             let current = try await self.currentFilter(transaction, id: definition.filterID, head: head)
-            let now = Self.filterTimestamp()
+            let now = StoredFilter.timestamp()
             var next = try FilterRules.defined(definition, options: options, over: current, now: now)
             if current == nil {
                 // New, or defined again after a Delete: continue after the reserved revision.
@@ -62,7 +62,7 @@ extension PostgresCatalogStore {
                 let current = try await self.currentFilter(transaction, id: filterID, head: head)
             else { throw CatalogError.unknownFilter(filterID) }
             let next = try FilterRules.edited(current, edit)
-            let committed = FilterRules.committed(next, after: current, now: Self.filterTimestamp())
+            let committed = FilterRules.committed(next, after: current, now: StoredFilter.timestamp())
             guard committed.revision != current.revision else { return current }
             try await self.appendFilterChange(transaction, committed, optionsJSON: nil)
             return committed

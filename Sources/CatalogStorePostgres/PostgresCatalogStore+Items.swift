@@ -25,7 +25,7 @@ extension PostgresCatalogStore {
                 next = PageToken(
                     sort: sort.rawValue, descending: descending, filter: plan.filter,
                     text: sort == .title ? last.titleKey : nil,
-                    number: sort == .title ? nil : sort == .price ? last.priceKey : Self.milliseconds(last.item.createdAt),
+                    number: sort == .title ? nil : sort == .price ? last.priceKey : StoredFilter.milliseconds(last.item.createdAt),
                     id: last.item.id
                 ).encoded()
             }
@@ -180,20 +180,8 @@ extension PostgresCatalogStore {
         return try await write { transaction in
             try await transaction.lockCatalog()
             let current = try await Self.fetchItem(transaction, id: id)
-            var updated = current
-            if let title = changes.title { updated.title = title }
-            updated.summary = changes.summary.applied(to: current.summary)
-            updated.level = changes.level.applied(to: current.level)
-            updated.duration = changes.duration.applied(to: current.duration)
-            updated.price = changes.price.applied(to: current.price)
-            updated.imageURL = changes.imageURL.applied(to: current.imageURL)
-            switch changes.categoryID {
-            case .unchanged: break
-            case .clear: updated.categoryId = nil
-            case .set(let categoryID):
-                _ = try await Self.fetchCategory(transaction, id: categoryID)
-                updated.categoryId = categoryID
-            }
+            if case .set(let categoryID) = changes.categoryID { _ = try await Self.fetchCategory(transaction, id: categoryID) }
+            let updated = changes.applied(to: current)
             guard updated != current else { return current }
             if updated.categoryId != current.categoryId {
                 try await transaction.categoriesChange()
@@ -267,7 +255,7 @@ extension PostgresCatalogStore {
         if let amount, let currency { price = Money(amount: amount, currency: currency) }
         return Item(
             id: id, title: title, summary: summary, level: level, duration: duration, price: price, imageURL: imageURL,
-            categoryId: categoryID, createdAt: date(milliseconds: createdAt), updatedAt: date(milliseconds: updatedAt))
+            categoryId: categoryID, createdAt: StoredFilter.date(milliseconds: createdAt), updatedAt: StoredFilter.date(milliseconds: updatedAt))
     }
 
     static func fetchItem(_ transaction: Transaction, id: Int64) async throws -> Item {

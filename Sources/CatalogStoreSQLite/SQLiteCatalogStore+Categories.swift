@@ -31,18 +31,10 @@ extension SQLiteCatalogStore {
             // keeps it): the sum of the counts plus the uncategorized items is the total, without
             // counting a million index entries.
             let uncategorized = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE categoryId IS NULL") ?? 0
-            var entries = try db.fetchAll(sql: "SELECT id, name, itemCount FROM category ORDER BY position") { columns in
+            let entries = try db.fetchAll(sql: "SELECT id, name, itemCount FROM category ORDER BY position") { columns in
                 CategoryStats.Entry(id: columns.int64(0), name: columns.string(1), itemCount: columns.int(2), share: 0)
             }
-            let itemCount = uncategorized + entries.reduce(0) { $0 + $1.itemCount }
-            if itemCount > 0 {
-                for index in entries.indices {
-                    entries[index].share = Double(entries[index].itemCount) / Double(itemCount)
-                }
-            }
-            return CategoryStats(
-                categoryCount: entries.count, itemCount: itemCount, uncategorizedItemCount: uncategorized,
-                emptyCategoryCount: entries.filter { $0.itemCount == 0 }.count, categories: entries)
+            return CategoryStats(entries: entries, uncategorizedItemCount: uncategorized)
         }
     }
 
@@ -75,21 +67,10 @@ extension SQLiteCatalogStore {
         try await write { db in
             let current = try Self.fetchCategory(db, id: id)
             try Self.checkRevision(current, expectedRevision)
-            var updated = current
-            if let name = changes.name {
-                if name.slug != current.slug {
-                    try Self.checkSlugFree(db, name.slug, except: id)
-                }
-                updated.name = name.name
-                updated.slug = name.slug
+            if let name = changes.name, name.slug != current.slug {
+                try Self.checkSlugFree(db, name.slug, except: id)
             }
-            if let color = changes.color { updated.color = color }
-            switch changes.icon {
-            case .unchanged: break
-            case .clear: updated.icon = nil
-            case .set(let icon): updated.icon = icon
-            }
-            if let isDefault = changes.isDefault { updated.isDefault = isDefault }
+            let updated = changes.applied(to: current)
             guard updated != current else { return current }
             try db.execute(
                 sql: """
@@ -143,20 +124,7 @@ extension SQLiteCatalogStore {
             try Self.checkRevision(category, expectedRevision)
             let count = try Self.categoryCount(db)
             let from = category.position
-            let to: Int
-            switch target {
-            case .step(.up):
-                if from == 0 { throw CatalogError.alreadyFirst }
-                to = from - 1
-            case .step(.down):
-                if from == count - 1 { throw CatalogError.alreadyLast }
-                to = from + 1
-            case .position(let position):
-                guard (0..<count).contains(position) else {
-                    throw CatalogError.invalidField("toPosition", "must be in 0...\(count - 1)")
-                }
-                to = position
-            }
+            let to = try target.destination(from: from, count: count)
             if to != from {
                 let now = Date()
                 if to < from {

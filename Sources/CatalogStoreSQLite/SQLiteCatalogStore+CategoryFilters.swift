@@ -36,8 +36,8 @@ extension SQLiteCatalogStore {
     func syncCategoryFilters(_ db: Database) throws {
         let stale = try Row.fetchAll(db, sql: Self.staleCategoryFiltersSQL)
         guard let optionsJSON: String = stale.first?[1] else { return }
-        let options = try Self.decodeOptions(optionsJSON)
-        let now = Self.filterTimestamp()
+        let options = try StoredFilter.decodeOptions(optionsJSON)
+        let now = StoredFilter.timestamp()
         var changes: [FilterChange] = []
         for row in stale {
             guard let current = try currentFilter(db, id: row[0]) else { continue }

@@ -44,7 +44,7 @@ extension SQLiteCatalogStore {
                 ORDER BY f.id
                 """),
             arguments: id.map { [$0] } ?? [])
-        return try rows.map { row in try filterState(row, options: decodeOptions(row[3])) }
+        return try rows.map { row in try filterState(row, options: StoredFilter.decodeOptions(row[3])) }
     }
 
     /// The last `limit` retained states of a filter, oldest first.
@@ -68,9 +68,9 @@ extension SQLiteCatalogStore {
                 arguments: [id, first[6] as Int64])
         }
         guard let firstOptions else { throw CatalogError.storage("the history of filter '\(id)' lacks its options") }
-        var options = try decodeOptions(firstOptions)
+        var options = try StoredFilter.decodeOptions(firstOptions)
         return try rows.map { row in
-            if let json: String = row[3] { options = try decodeOptions(json) }
+            if let json: String = row[3] { options = try StoredFilter.decodeOptions(json) }
             return try filterState(row, options: options)
         }
     }
@@ -102,7 +102,7 @@ extension SQLiteCatalogStore {
             """)
         try insert.execute(arguments: [
             state.filterId, state.revision, state.title, state.source?.rawValue, optionsJSON, state.selectedId,
-            state.presentation.rawValue, Self.milliseconds(state.updatedAt),
+            state.presentation.rawValue, StoredFilter.milliseconds(state.updatedAt),
         ])
         try Self.pruneFilterHistory(db, id: state.filterId, current: state.revision)
     }
@@ -142,46 +142,8 @@ extension SQLiteCatalogStore {
 
     /// A state from a row of `filterChangeColumns`, with its options.
     static func filterState(_ row: Row, options: [FilterOption]) throws -> FilterState {
-        let id: String = row[0]
-        guard let presentation = FilterPresentation(rawValue: row[5]) else {
-            throw CatalogError.storage("filter '\(id)' has an unknown presentation")
-        }
-        var source: FilterSource?
-        if let raw: String = row[2] {
-            guard let known = FilterSource(rawValue: raw) else {
-                throw CatalogError.storage("filter '\(id)' has an unknown source")
-            }
-            source = known
-        }
-        return FilterState(
-            filterId: id, title: row[1], options: options, selectedId: row[4], presentation: presentation,
-            revision: row[6], updatedAt: date(milliseconds: row[7]), source: source)
-    }
-
-    static func encodeOptions(_ options: [FilterOption]) throws -> String {
-        String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
-    }
-
-    /// The options stored as `json`; decoded once per distinct text (see `DecodedOptionsCache`).
-    static func decodeOptions(_ json: String) throws -> [FilterOption] {
-        try decodedOptions.options(for: json) { try JSONDecoder().decode([FilterOption].self, from: Data($0.utf8)) }
-    }
-
-    /// Shared by every store: entries are keyed by their text, so they hold for any database.
-    private static let decodedOptions = DecodedOptionsCache(maxBytes: 8 << 20)
-
-    // MARK: Time
-
-    /// Now, to the millisecond: what `updatedAt` keeps, so a state reads back equal.
-    static func filterTimestamp() -> Date {
-        date(milliseconds: milliseconds(Date()))
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        try StoredFilter.state(
+            filterID: row[0], title: row[1], source: row[2], options: options, selectedID: row[4], presentation: row[5],
+            revision: row[6], updatedAtMilliseconds: row[7])
     }
 }

@@ -24,14 +24,14 @@ extension SQLiteCatalogStore: FilterStore {
             switch definition.content {
             case .options(let explicit):
                 options = explicit
-                optionsJSON = try Self.encodeOptions(explicit)
+                optionsJSON = try StoredFilter.encodeOptions(explicit)
             case .source(.categories):
                 optionsJSON = try Self.categoryOptionsJSON(db)
-                options = try Self.decodeOptions(optionsJSON)
+                options = try StoredFilter.decodeOptions(optionsJSON)
             case .source(.unknown(let source)):
                 throw FilterRules.unknownSource(source)
             }
-            let now = Self.filterTimestamp()
+            let now = StoredFilter.timestamp()
             var next = try FilterRules.defined(definition, options: options, over: current, now: now)
             if current == nil, let reserved = try Self.fetchFilterRow(db, id: definition.filterID) {
                 // Defined again after a Delete: continue after the reserved revision.
@@ -62,7 +62,7 @@ extension SQLiteCatalogStore: FilterStore {
     private func updateFilter(_ db: Database, _ filterID: String, _ edit: FilterEdit) throws -> FilterState {
         guard let current = try currentFilter(db, id: filterID) else { throw CatalogError.unknownFilter(filterID) }
         let next = try FilterRules.edited(current, edit)
-        let committed = FilterRules.committed(next, after: current, now: Self.filterTimestamp())
+        let committed = FilterRules.committed(next, after: current, now: StoredFilter.timestamp())
         guard committed.revision != current.revision else { return current }
         try appendFilterChange(db, committed, optionsJSON: nil)
         notifyAfterCommit(db, [.updated(committed)])

@@ -181,20 +181,8 @@ extension SQLiteCatalogStore {
         _ = try ItemKeys.priceKey(changes.price.applied(to: nil))
         return try await write { db in
             let current = try Self.fetchItem(db, id: id)
-            var updated = current
-            if let title = changes.title { updated.title = title }
-            updated.summary = changes.summary.applied(to: current.summary)
-            updated.level = changes.level.applied(to: current.level)
-            updated.duration = changes.duration.applied(to: current.duration)
-            updated.price = changes.price.applied(to: current.price)
-            updated.imageURL = changes.imageURL.applied(to: current.imageURL)
-            switch changes.categoryID {
-            case .unchanged: break
-            case .clear: updated.categoryId = nil
-            case .set(let categoryID):
-                _ = try Self.fetchCategory(db, id: categoryID)
-                updated.categoryId = categoryID
-            }
+            if case .set(let categoryID) = changes.categoryID { _ = try Self.fetchCategory(db, id: categoryID) }
+            let updated = changes.applied(to: current)
             guard updated != current else { return current }
             let now = Date()
             if updated.categoryId != current.categoryId {

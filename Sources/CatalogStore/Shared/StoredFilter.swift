@@ -1,0 +1,52 @@
+import CatalogAPI
+import Foundation
+
+/// How a store keeps filter states in columns: options as JSON text, the source and the
+/// presentation as their raw values, `updatedAt` in milliseconds since 1970 (so a state reads
+/// back exactly as written).
+package enum StoredFilter {
+    /// A state from its stored columns and its decoded options; INTERNAL `storage` when a raw
+    /// value is unknown.
+    package static func state(
+        filterID: String, title: String, source: String?, options: [FilterOption], selectedID: Int64?, presentation: String,
+        revision: Int64, updatedAtMilliseconds: Int64
+    ) throws -> FilterState {
+        guard let knownPresentation = FilterPresentation(rawValue: presentation) else {
+            throw CatalogError.storage("filter '\(filterID)' has an unknown presentation")
+        }
+        var knownSource: FilterSource?
+        if let source {
+            guard let known = FilterSource(rawValue: source) else { throw CatalogError.storage("filter '\(filterID)' has an unknown source") }
+            knownSource = known
+        }
+        return FilterState(
+            filterId: filterID, title: title, options: options, selectedId: selectedID,
+            presentation: knownPresentation, revision: revision, updatedAt: date(milliseconds: updatedAtMilliseconds),
+            source: knownSource)
+    }
+
+    package static func encodeOptions(_ options: [FilterOption]) throws -> String {
+        String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+    }
+
+    /// The options stored as `json`; decoded once per distinct text (see `DecodedOptionsCache`).
+    package static func decodeOptions(_ json: String) throws -> [FilterOption] {
+        try decodedOptions.options(for: json) { try JSONDecoder().decode([FilterOption].self, from: Data($0.utf8)) }
+    }
+
+    /// Shared by every store: entries are keyed by their text, so they hold for any database.
+    private static let decodedOptions = DecodedOptionsCache(maxBytes: 8 << 20)
+
+    /// Now, to the millisecond: what `updatedAt` keeps, so a state reads back equal.
+    package static func timestamp() -> Date {
+        date(milliseconds: milliseconds(Date()))
+    }
+
+    package static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    package static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
