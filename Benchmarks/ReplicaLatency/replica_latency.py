@@ -42,23 +42,26 @@ def main():
     last_revision = [None]
 
     def follow():
-        for event in watch({"filterId": "latency", "sinceRevision": start["revision"], "delivery": "everyChange"}):
-            now = time.perf_counter()
-            if event.get("kind") == "change":
-                arrivals[event["revision"]] = now
-                synced.set()
-                if last_revision[0] is not None and event["revision"] >= last_revision[0]:
-                    done.set()
-                    return
+        try:
+            for event in watch({"filterId": "latency", "sinceRevision": start["revision"], "delivery": "everyChange"}):
+                now = time.perf_counter()
+                if event.get("kind") == "change":
+                    arrivals[event["revision"]] = now
+                    synced.set()
+                    if last_revision[0] is not None and event["revision"] >= last_revision[0]:
+                        done.set()
+                        return
+        except grpc.RpcError:
+            pass  # the channel closed at the end
 
     thread = threading.Thread(target=follow, daemon=True)
     thread.start()
     # A first change, to know the stream is open before measuring.
-    first = select({"filterId": "latency", "optionId": 1}, timeout=10)
+    option = (start.get("selectedId") or 0) % 4 + 1
+    first = select({"filterId": "latency", "optionId": option}, timeout=10)
     if not synced.wait(10):
         raise SystemExit("the Watch on %s received nothing" % args.watch)
     started = {}
-    option = 1
     for _ in range(args.changes):
         option = option % 4 + 1
         t0 = time.perf_counter()

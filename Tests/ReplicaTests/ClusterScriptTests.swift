@@ -37,7 +37,13 @@ struct ClusterScriptTests {
         script.standardOutput = handle
         script.standardError = handle
         try script.run()
-        defer { script.send(signal: SIGKILL) }
+        defer {
+            // Whatever happened, the script stops what it started (a SIGKILL would leave it running).
+            if script.isRunning {
+                script.send(signal: SIGTERM)
+                script.waitUntilExit()
+            }
+        }
         let read = { String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self) }
         try await eventually(timeout: .seconds(60), "the cluster to be ready; output so far:\n\(read())") {
             read().contains("cluster ready")
