@@ -7,7 +7,9 @@ import RPCCore
 ///
 /// Decisions where the contract leaves room (see also `FilterRules`):
 /// - Get and List read the hub, which holds every committed state before the write that made
-///   it returns: a client reads its own writes.
+///   it returns: a client reads its own writes. With other writers (replicas), a Get or a
+///   Watch of a filter the hub does not know, or a Watch resuming past the revision it knows,
+///   first catches up with the store.
 /// - Deleting a filter ends its Watch streams with NOT_FOUND `unknownFilter`.
 /// - `sinceRevision` must be 0 or more; `heartbeatSeconds` 1 to 3600.
 public struct FiltersRPCService: RPCService {
@@ -23,8 +25,13 @@ public struct FiltersRPCService: RPCService {
         router.register(FiltersService.define, .task { [self] request, _ in
             try await store.defineFilter(try FilterRules.definition(request))
         })
-        router.register(FiltersService.get, .task { [self] request, _ in
-            try hub.state(of: try FilterRules.filterID(request.filterId))
+        router.register(FiltersService.get, .task { [self] request, _ -> FilterState in
+            let filterID = try FilterRules.filterID(request.filterId)
+            if store.hasOtherWriters, (try? hub.state(of: filterID)) == nil {
+                // Defined on another replica, perhaps, and not heard of here yet.
+                try await store.catchUp(filterID: filterID)
+            }
+            return try hub.state(of: filterID)
         })
         router.register(FiltersService.list, .task { [self] _, _ in
             FilterList(filters: hub.allStates())
@@ -47,12 +54,31 @@ public struct FiltersRPCService: RPCService {
             return Empty()
         })
         router.register(FiltersService.watch, .inline(source: { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
-            try hub.subscribe(
-                filterID: try FilterRules.filterID(request.filterId),
-                sinceRevision: try FilterRules.sinceRevision(request.sinceRevision),
-                delivery: request.delivery ?? .latest,
-                heartbeatSeconds: try FilterRules.heartbeatSeconds(request.heartbeatSeconds),
-                context: context, waker: waker)
+            let filterID = try FilterRules.filterID(request.filterId)
+            let sinceRevision = try FilterRules.sinceRevision(request.sinceRevision)
+            let heartbeatSeconds = try FilterRules.heartbeatSeconds(request.heartbeatSeconds)
+            let subscribe = { @Sendable () throws(RPCError) -> any ResponseSource in
+                try hub.subscribe(
+                    filterID: filterID, sinceRevision: sinceRevision, delivery: request.delivery ?? .latest,
+                    heartbeatSeconds: heartbeatSeconds, context: context, waker: waker)
+            }
+            let first = Result { () throws(RPCError) in try subscribe() }
+            guard case .failure(let error) = first, store.hasOtherWriters, Self.mayBeElsewhere(error) else { return try first.get() }
+            // Made on another replica, perhaps (the filter, or the revision the client resumes
+            // from), and not heard of here yet: catch up, then try once more.
+            return CatchingUpSource(waker: waker) { [store] in
+                do throws(CatalogError) {
+                    try await store.catchUp(filterID: filterID)
+                } catch {
+                    return .failure(error.rpcError)
+                }
+                return Result { () throws(RPCError) in try subscribe() }
+            }
         }))
+    }
+
+    /// Whether a Watch refused with `error` may succeed once this replica has caught up.
+    private static func mayBeElsewhere(_ error: RPCError) -> Bool {
+        ["unknownFilter", "futureRevision"].contains(error.detail?.reason ?? "")
     }
 }

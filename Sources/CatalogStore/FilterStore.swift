@@ -61,6 +61,12 @@ public protocol FilterStore: Sendable {
         completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void)
     /// NOT_FOUND `unknownFilter`; FAILED_PRECONDITION `builtinFilter` for `categories`.
     func deleteFilter(_ filterID: String) async throws(CatalogError)
+    /// Whether other processes write this store too, so that the observer may learn of a
+    /// change some time after it committed (and `catchUp(filterID:)` is worth calling).
+    var hasOtherWriters: Bool { get }
+    /// Tells the observer now every committed change of `filterID` it was not told yet: for a
+    /// caller that found the filter missing or behind what a client saw elsewhere.
+    func catchUp(filterID: String) async throws(CatalogError)
     /// Sets the function told about every committed filter change (including those that
     /// category writes cause): each filter's changes in revision order, each once, a change
     /// made through this store before the write returns to its caller. A store shared by
@@ -68,4 +74,12 @@ public protocol FilterStore: Sendable {
     /// Revisions are skipped only when the store lost track of a filter for longer than it
     /// retains history.
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void)
+}
+
+extension FilterStore {
+    /// A store written by this process alone tells every change before the write returns.
+    public var hasOtherWriters: Bool { false }
+
+    /// Nothing to catch up with when nothing else writes.
+    public func catchUp(filterID: String) async throws(CatalogError) {}
 }

@@ -37,11 +37,11 @@ struct ChangeListener: Sendable {
                     metadata: ["cause": "\(error)", "retryIn": "\(delay)"])
             }
             started()
-            store.categoryCache.setListening(false)
+            store.setListening(false)
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, store.settings.maxReconnectDelay)
         }
-        store.categoryCache.setListening(false)
+        store.setListening(false)
     }
 
     private func listenOnce(connectionID: Int, listening: () -> Void) async throws {
@@ -69,7 +69,7 @@ struct ChangeListener: Sendable {
             for filterID in try await store.filtersBehind() {
                 try await store.catchUp(filterID: filterID)
             }
-            store.categoryCache.setListening(true)
+            store.setListening(true)
             started()
             let marks = FilterMarks()
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -77,7 +77,8 @@ struct ChangeListener: Sendable {
                 group.addTask { try await checkHeads(marks) }
                 for try await notification in notifications {
                     switch ChangeNotice(payload: notification.payload) {
-                    case .categories: store.categoryCache.changedElsewhere()
+                    case .categories: store.categoryCache.generation.changedElsewhere()
+                    case .items: store.itemCache.generation.changedElsewhere()
                     case .filter(let filterID): marks.mark(filterID)
                     case nil: break
                     }

@@ -4,6 +4,8 @@
 enum ChangeNotice: Hashable, Sendable {
     /// The categories changed: drop what is kept of them.
     case categories
+    /// Items changed: drop what is kept of them.
+    case items
     /// A filter changed or was deleted: read what follows what was delivered.
     case filter(String)
 
@@ -12,6 +14,7 @@ enum ChangeNotice: Hashable, Sendable {
     var payload: String {
         switch self {
         case .categories: "c"
+        case .items: "i"
         case .filter(let id): "f:" + id
         }
     }
@@ -20,6 +23,8 @@ enum ChangeNotice: Hashable, Sendable {
     init?(payload: String) {
         if payload == "c" {
             self = .categories
+        } else if payload == "i" {
+            self = .items
         } else if payload.hasPrefix("f:") {
             self = .filter(String(payload.dropFirst(2)))
         } else {

@@ -12,6 +12,7 @@ extension PostgresCatalogStore: BenchmarkSeeding {
         let summary = try await write { transaction in
             try await transaction.lockCatalog()
             try await transaction.categoriesChange()
+            try await transaction.itemsChange()
             let summary = try await Self.seed(transaction, categories: categories, items: items, large: large)
             try await self.syncCategoryFilters(transaction)
             return summary

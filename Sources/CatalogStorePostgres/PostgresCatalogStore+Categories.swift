@@ -12,17 +12,22 @@ extension PostgresCatalogStore {
 
     /// Every category in position order, from the cache while no category changed since it was read.
     func allCategories() async throws(CatalogError) -> [Category] {
-        let generation = categoryCache.generation  // before the read begins
-        if let generation, let categories = categoryCache.categories(at: generation) { return categories }
+        let stamp = categoryCache.generation.current  // before the read begins
+        if let stamp, let categories = categoryCache.categories(at: stamp) { return categories }
         let categories = try await read { transaction in
             try await Self.fetchCategories(transaction, "ORDER BY position")
         }
-        if let generation { categoryCache.keep(categories, readAt: generation) }
+        if let stamp { categoryCache.keep(categories, readAt: stamp) }
         return categories
     }
 
+    /// From the kept categories when they hold, else one row.
     public func category(id: Int64) async throws(CatalogError) -> Category {
-        try await read { transaction in try await Self.fetchCategory(transaction, id: id) }
+        if let stamp = categoryCache.generation.current, let categories = categoryCache.categories(at: stamp) {
+            guard let category = categories.first(where: { $0.id == id }) else { throw .notFound("category", id: id) }
+            return category
+        }
+        return try await read { transaction in try await Self.fetchCategory(transaction, id: id) }
     }
 
     public func stats() async throws(CatalogError) -> CategoryStats {
@@ -114,6 +119,7 @@ extension PostgresCatalogStore {
             case .reject:
                 if category.itemCount > 0 { throw CatalogError.categoryNotEmpty(itemCount: category.itemCount) }
             case .delete:
+                try await transaction.itemsChange()
                 response.deletedItems = try await transaction.changedRows("DELETE FROM item WHERE category_id = \(category.id)")
             case .unassign:
                 response.unassignedItems = try await Self.reassignItems(transaction, from: category.id, to: nil, now: now)
@@ -216,6 +222,7 @@ extension PostgresCatalogStore {
             let changing = ids.filter { current[$0]! != categoryID }
             guard !changing.isEmpty else { return 0 }
             try await transaction.categoriesChange()
+            try await transaction.itemsChange()
             try await transaction.query(
                 "UPDATE item SET category_id = \(categoryID), updated_at = \(Self.now()) WHERE id = ANY(\(changing))")
             var leaving: [Int64: Int] = [:]
@@ -361,6 +368,7 @@ extension PostgresCatalogStore {
 
     /// Moves every item of category `from` to `to` (`nil`: unassigned), keeping both counts; returns how many.
     static func reassignItems(_ transaction: Transaction, from: Int64, to: Int64?, now: Int64) async throws -> Int {
+        try await transaction.itemsChange()
         let moved = try await transaction.changedRows(
             "UPDATE item SET category_id = \(to), updated_at = \(now) WHERE category_id = \(from)")
         if moved > 0 {

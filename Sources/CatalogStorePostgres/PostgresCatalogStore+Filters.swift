@@ -130,8 +130,11 @@ extension PostgresCatalogStore {
         }
     }
 
+    /// Other replicas write the same database.
+    public var hasOtherWriters: Bool { true }
+
     /// Tells the observer what follows, in the database, what it was told about `filterID`.
-    func catchUp(filterID: String) async throws(CatalogError) {
+    public func catchUp(filterID: String) async throws(CatalogError) {
         try await read { transaction in
             guard let head = try await Self.fetchFilterHead(transaction, id: filterID) else { return }
             if head.deleted {

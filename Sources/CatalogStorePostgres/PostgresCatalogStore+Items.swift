@@ -146,14 +146,20 @@ extension PostgresCatalogStore {
         case number(Int64)
     }
 
+    /// From the kept items when it is there, else one row (then kept).
     public func item(id: Int64) async throws(CatalogError) -> Item {
-        try await read { transaction in try await Self.fetchItem(transaction, id: id) }
+        let stamp = itemCache.generation.current  // before the read begins
+        if let stamp, let item = itemCache.item(id, at: stamp) { return item }
+        let item = try await read { transaction in try await Self.fetchItem(transaction, id: id) }
+        if let stamp { itemCache.keep(item, readAt: stamp) }
+        return item
     }
 
     public func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item {
         let priceKey = try ItemKeys.priceKey(draft.price)
         return try await write { transaction in
             try await transaction.lockCatalog()
+            try await transaction.itemsChange()
             if let categoryID = draft.categoryID {
                 _ = try await Self.fetchCategory(transaction, id: categoryID)
                 try await transaction.categoriesChange()
@@ -183,6 +189,7 @@ extension PostgresCatalogStore {
             if case .set(let categoryID) = changes.categoryID { _ = try await Self.fetchCategory(transaction, id: categoryID) }
             let updated = changes.applied(to: current)
             guard updated != current else { return current }
+            try await transaction.itemsChange()
             if updated.categoryId != current.categoryId {
                 try await transaction.categoriesChange()
                 if let from = current.categoryId {
@@ -212,6 +219,7 @@ extension PostgresCatalogStore {
     public func deleteItem(id: Int64) async throws(CatalogError) {
         try await write { transaction in
             try await transaction.lockCatalog()
+            try await transaction.itemsChange()
             let rows = try await transaction.query("DELETE FROM item WHERE id = \(id) RETURNING category_id")
             guard let row = rows.first else { throw CatalogError.notFound("item", id: id) }
             if let categoryID = try row.decode(Int64?.self) {

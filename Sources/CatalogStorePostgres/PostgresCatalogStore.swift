@@ -43,6 +43,8 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     let settings: Settings
     /// Every category, kept between writes to them (see `allCategories`).
     let categoryCache = CategoryCache()
+    /// Items read by id, kept between writes to items.
+    let itemCache = ItemCache()
     /// What the observer was told, filter by filter.
     let feed = FilterFeed()
     /// False while the listener fails to connect: calls then answer UNAVAILABLE at once.
@@ -99,14 +101,14 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         private let store: PostgresCatalogStore
         /// The filter changes it made, in order, for the observer once it commits.
         private(set) var filterChanges: [CommittedFilterChange] = []
-        /// Set once it changes a category (their cache is then put aside until it ends).
-        private let categoryWrite: CategoryWriteFlag?
+        /// The caches of the tables it changes, put aside until it ends; `nil` outside a write.
+        private let cachesChanged: ChangedCaches?
 
-        init(connection: PostgresConnection, store: PostgresCatalogStore, categoryWrite: CategoryWriteFlag? = nil) {
+        init(connection: PostgresConnection, store: PostgresCatalogStore, cachesChanged: ChangedCaches? = nil) {
             self.connection = connection
             self.logger = store.logger
             self.store = store
-            self.categoryWrite = categoryWrite
+            self.cachesChanged = cachesChanged
         }
 
         /// Runs one statement and returns its rows.
@@ -130,13 +132,19 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         /// Records that the categories change: tells the other replicas at commit, and stops
         /// this one's cache from keeping a read until the transaction ends.
         func categoriesChange() async throws {
-            guard let categoryWrite, !categoryWrite.isSet else {
-                if categoryWrite == nil { throw CatalogError.storage("a category write outside a write transaction") }
-                return
-            }
-            categoryWrite.set()
-            store.categoryCache.commitBegins()
-            try await query("SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.categories.payload))")
+            try await changes(store.categoryCache.generation, notice: .categories)
+        }
+
+        /// Records that items change, as `categoriesChange()` does for categories.
+        func itemsChange() async throws {
+            try await changes(store.itemCache.generation, notice: .items)
+        }
+
+        private func changes(_ generation: CacheGeneration, notice: ChangeNotice) async throws {
+            guard let cachesChanged else { throw CatalogError.storage("a write outside a write transaction") }
+            guard cachesChanged.insert(generation) else { return }
+            generation.commitBegins()
+            try await query("SELECT pg_notify(\(ChangeNotice.channel), \(notice.payload))")
         }
 
         /// Records a filter change whose statements (notice included) ran: this replica's
@@ -157,11 +165,28 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         case deleted(filterID: String, revision: Int64)
     }
 
-    /// Whether a write transaction changed a category.
-    final class CategoryWriteFlag: Sendable {
-        private let value = Atomic<Bool>(false)
-        var isSet: Bool { value.load(ordering: .acquiring) }
-        func set() { value.store(true, ordering: .releasing) }
+    /// The caches whose tables a write transaction changed, each told once when it ends.
+    final class ChangedCaches: Sendable {
+        private let generations = Mutex<[CacheGeneration]>([])
+
+        /// Adds `generation`; `false` when it was already there.
+        func insert(_ generation: CacheGeneration) -> Bool {
+            generations.withLock { generations in
+                if generations.contains(where: { $0 === generation }) { return false }
+                generations.append(generation)
+                return true
+            }
+        }
+
+        func commitsEnded() {
+            for generation in generations.withLock({ $0 }) { generation.commitEnds() }
+        }
+    }
+
+    /// Whether the listener is connected: the caches keep reads only while it is.
+    func setListening(_ listening: Bool) {
+        categoryCache.generation.setListening(listening)
+        itemCache.generation.setListening(listening)
     }
 
     /// A dry run's result, thrown to roll its transaction back.
@@ -175,20 +200,19 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         async throws(CatalogError) -> T
     {
         let outcome: (result: T, changes: [CommittedFilterChange])
-        let categoryWrite = CategoryWriteFlag()
+        let cachesChanged = ChangedCaches()
+        defer { cachesChanged.commitsEnded() }
         do {
             outcome = try await withConnection { connection in try await connection.withTransaction(logger: self.logger) { connection in
-                let transaction = Transaction(connection: connection, store: self, categoryWrite: categoryWrite)
+                let transaction = Transaction(connection: connection, store: self, cachesChanged: cachesChanged)
                 let result = try await body(transaction)
                 if dryRun { throw DryRun(result: result) }
                 return (result, transaction.filterChanges)
             } }
         } catch {
-            if categoryWrite.isSet { categoryCache.commitEnds() }
             if let dryRun = (error as? PostgresTransactionError)?.closureError as? DryRun<T> { return dryRun.result }
             throw storeError(error)
         }
-        if categoryWrite.isSet { categoryCache.commitEnds() }
         await deliver(outcome.changes)
         return outcome.result
     }

@@ -71,14 +71,19 @@ struct SharedDatabaseTests {
         }
     }
 
-    @Test("a category created through one store is listed by the other once its notice arrives")
-    func categoryCache() async throws {
+    @Test("categories and items changed through one store are read so by the other once the notice arrives")
+    func readCaches() async throws {
         try await Self.withTwoStores { _, first, second in
             #expect(try await second.listCategories(CategoryQuery()).count == 4)  // now kept by the second store
             let books = try await first.createCategory(CategoryDraft(name: CategoryRules.name("Books")))
             try await eventually("the second store to list the new category") {
                 try await second.listCategories(CategoryQuery()).contains(books)
             }
+            let item = try await first.createItem(ItemDraft(title: "Dune"))
+            #expect(try await second.item(id: item.id) == item)  // now kept by the second store
+            let renamed = try await first.updateItem(id: item.id, ItemChanges(title: "Dune Messiah", categoryID: .set(books.id)))
+            try await eventually("the second store to read the renamed item") { try await second.item(id: item.id) == renamed }
+            try await eventually("the second store to count it") { try await second.category(id: books.id).itemCount == 1 }
         }
     }
 

@@ -99,4 +99,36 @@ struct ReplicaWatchTests {
             await writer.close()
         }
     }
+
+    @Test("a Get or a Watch of a filter state a replica has not heard of yet catches up with the database first")
+    func catchUpBeforeAnswering() async throws {
+        try await withReplicas(2) { replicas in
+            let writer = try await replicas.client(0)
+            let reader = try await replicas.client(1, configuration: { var c = CatalogClient.Configuration.replicaTests; c.retry = .none; return c }())
+            // Written the way a replica does, but without its notification: as if it were lost.
+            try replicas.cluster.psql(
+                """
+                INSERT INTO filter (id, revision, options_revision, deleted) VALUES ('quiet', 1, 1, false);
+                INSERT INTO filter_change (filter_id, revision, title, source, options, selected_id, presentation, updated_at)
+                VALUES ('quiet', 1, 'Quiet', NULL, '[{"id":1,"title":"One"},{"id":2,"title":"Two"}]', NULL, 'expanded', 0);
+                """)
+            #expect(try await reader.filters.get("quiet").revision == 1)
+            try replicas.cluster.psql(
+                """
+                UPDATE filter SET revision = 2 WHERE id = 'quiet';
+                INSERT INTO filter_change (filter_id, revision, title, source, options, selected_id, presentation, updated_at)
+                VALUES ('quiet', 2, 'Quiet', NULL, NULL, 1, 'expanded', 0);
+                """)
+            // A client resuming on this replica after revision 2, which it saw on another.
+            let recorder = WatchRecorder("watch resumed after revision 2", reader.filters.watch("quiet", sinceRevision: 2, delivery: .everyChange))
+            let next = try await writer.filters.select("quiet", optionId: 2)
+            #expect(next.revision == 3)
+            try await recorder.waitForRevision(3)
+            #expect(recorder.gapFreeBreak(after: 2) == nil)
+            #expect(recorder.states.last?.state == next)
+            recorder.stop()
+            await writer.close()
+            await reader.close()
+        }
+    }
 }
