@@ -69,10 +69,11 @@ extension PostgresCatalogStore {
     }
 
     /// The last `limit` retained states of a filter after revision `after` (any, when `nil`),
-    /// oldest first.
-    static func fetchFilterHistory(_ transaction: Transaction, id: String, after: Int64?, limit: Int) async throws
-        -> [FilterState]
-    {
+    /// oldest first. `previous`, the state at `after` when known, spares reading the options
+    /// the first new state leans on.
+    static func fetchFilterHistory(
+        _ transaction: Transaction, id: String, after: Int64?, limit: Int, previous: FilterState? = nil
+    ) async throws -> [FilterState] {
         guard limit > 0 else { return [] }
         let rows = try await transaction.query(
             """
@@ -83,18 +84,22 @@ extension PostgresCatalogStore {
         ).reversed()
         guard let first = rows.first else { return [] }
         // The oldest row read may lean on an older one for its options.
-        var options = try optionsColumn(first)
-        if options == nil {
-            let revision = try PostgresRandomAccessRow(first)[6].decode(Int64.self)
-            options = try await transaction.query(
+        var current: [FilterOption]
+        let firstRevision = try PostgresRandomAccessRow(first)[6].decode(Int64.self)
+        if let json = try optionsColumn(first) {
+            current = try StoredFilter.decodeOptions(json)
+        } else if let previous, previous.revision == firstRevision - 1 {
+            current = previous.options
+        } else {
+            let json = try await transaction.query(
                 """
-                SELECT options FROM filter_change WHERE filter_id = \(id) AND revision < \(revision) AND options IS NOT NULL
+                SELECT options FROM filter_change WHERE filter_id = \(id) AND revision < \(firstRevision) AND options IS NOT NULL
                 ORDER BY revision DESC LIMIT 1
                 """
             ).first?.decode(String.self)
+            guard let json else { throw CatalogError.storage("the history of filter '\(id)' lacks its options") }
+            current = try StoredFilter.decodeOptions(json)
         }
-        guard let oldest = options else { throw CatalogError.storage("the history of filter '\(id)' lacks its options") }
-        var current = try StoredFilter.decodeOptions(oldest)
         return try rows.map { row in
             if let json = try optionsColumn(row) { current = try StoredFilter.decodeOptions(json) }
             return try filterState(row, options: current)

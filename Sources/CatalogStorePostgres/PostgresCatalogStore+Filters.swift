@@ -56,16 +56,72 @@ extension PostgresCatalogStore {
         }
     }
 
+    /// One statement in the usual case: the edit applies to the state told last, and the head
+    /// row takes the next revision only if it still holds that one (compare and set). When
+    /// another replica wrote in between, the store reads what it missed and tries again.
     public func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState {
-        try await write { transaction in
-            guard let head = try await Self.lockFilterHead(transaction, id: filterID),
-                let current = try await self.currentFilter(transaction, id: filterID, head: head)
-            else { throw CatalogError.unknownFilter(filterID) }
+        while true {
+            let current: FilterState
+            if let told = feed.told(filterID)?.state {
+                current = told
+            } else {
+                try await catchUp(filterID: filterID)
+                guard let told = feed.told(filterID)?.state else { throw .unknownFilter(filterID) }
+                current = told
+            }
             let next = try FilterRules.edited(current, edit)
             let committed = FilterRules.committed(next, after: current, now: StoredFilter.timestamp())
-            guard committed.revision != current.revision else { return current }
-            try await self.appendFilterChange(transaction, committed, optionsJSON: nil)
-            return committed
+            if committed.revision == current.revision {
+                // Nothing to change, if `current` is still the head.
+                if try await headRevision(filterID) == current.revision { return current }
+            } else if try await appendIfHead(committed, after: current.revision) {
+                await deliver([.updated(committed)])
+                if committed.revision.isMultiple(of: Int64(Self.filterChangePruneBatch)) { await pruneHistory(of: filterID, at: committed.revision) }
+                return committed
+            }
+            try await catchUp(filterID: filterID)
+        }
+    }
+
+    /// The head revision of a filter that exists, as committed now; `nil` when it does not.
+    private func headRevision(_ filterID: String) async throws(CatalogError) -> Int64? {
+        try await read { transaction in
+            try await Self.fetchFilterHead(transaction, id: filterID).flatMap { $0.deleted ? nil : $0.revision }
+        }
+    }
+
+    /// Appends `state` (same options as before) and announces it, in one statement, if the
+    /// filter's head is still at `revision`; whether it did.
+    private func appendIfHead(_ state: FilterState, after revision: Int64) async throws(CatalogError) -> Bool {
+        try await read { transaction in
+            try await !transaction.query(
+                """
+                WITH head AS (
+                    UPDATE filter SET revision = \(state.revision)
+                    WHERE id = \(state.filterId) AND revision = \(revision) AND NOT deleted
+                    RETURNING id
+                ), change AS (
+                    INSERT INTO filter_change (filter_id, revision, title, source, options, selected_id, presentation, updated_at)
+                    SELECT id, \(state.revision), \(state.title), \(state.source?.rawValue), NULL, \(state.selectedId),
+                        \(state.presentation.rawValue), \(StoredFilter.milliseconds(state.updatedAt))
+                    FROM head
+                )
+                SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(state.filterId).payload)) FROM head
+                """
+            ).isEmpty
+        }
+    }
+
+    /// Prunes the history of `filterID` after a write that did not (see `pruneFilterHistory`);
+    /// a failure only leaves older changes for the next time.
+    private func pruneHistory(of filterID: String, at revision: Int64) async {
+        do {
+            try await write { transaction in
+                _ = try await Self.lockFilterHead(transaction, id: filterID)
+                try await Self.pruneFilterHistory(transaction, id: filterID, current: revision)
+            }
+        } catch {
+            logger.warning("cannot prune a filter's history", metadata: ["filterId": "\(filterID)", "cause": "\(error)"])
         }
     }
 
@@ -134,19 +190,19 @@ extension PostgresCatalogStore {
     public var hasOtherWriters: Bool { true }
 
     /// Tells the observer what follows, in the database, what it was told about `filterID`.
+    /// One query when there is something new (the usual case, after a notification); the head
+    /// row is read only when there is not, to tell a deletion.
     public func catchUp(filterID: String) async throws(CatalogError) {
         try await read { transaction in
-            guard let head = try await Self.fetchFilterHead(transaction, id: filterID) else { return }
-            if head.deleted {
-                self.feed.offerDeletion(of: filterID, revision: head.revision)
-                return
-            }
             let told = self.feed.told(filterID)
-            if let told, !told.deleted, told.revision >= head.revision { return }
             let states = try await Self.fetchFilterHistory(
                 transaction, id: filterID, after: told?.revision,
-                limit: self.feed.hasObserver ? self.settings.retainedFilterChanges : 1)
-            self.feed.offer(states, of: filterID, acceptingGap: true)
+                limit: self.feed.hasObserver ? self.settings.retainedFilterChanges : 1, previous: told?.state)
+            if !states.isEmpty {
+                self.feed.offer(states, of: filterID, acceptingGap: true)
+            } else if let head = try await Self.fetchFilterHead(transaction, id: filterID), head.deleted {
+                self.feed.offerDeletion(of: filterID, revision: head.revision)
+            }
         }
     }
 
