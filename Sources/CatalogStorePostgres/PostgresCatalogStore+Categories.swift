@@ -30,10 +30,20 @@ extension PostgresCatalogStore {
         return try await read { transaction in try await Self.fetchCategory(transaction, id: id) }
     }
 
+    /// Every item is in one category or in none, and each `item_count` is exact (every write
+    /// keeps it): the counts plus the uncategorized items are the total. The kept categories
+    /// serve when they still hold once the uncategorized items are counted; else one statement
+    /// reads both.
     public func stats() async throws(CatalogError) -> CategoryStats {
-        // Every item is in one category or in none, and each `item_count` is exact (every write
-        // keeps it): the counts plus the uncategorized items are the total. One statement, so
-        // one snapshot.
+        if let stamp = categoryCache.generation.current, let categories = categoryCache.categories(at: stamp) {
+            let uncategorized = try await read { transaction in
+                try await transaction.query("SELECT count(*) FROM item WHERE category_id IS NULL").first?.decode(Int.self) ?? 0
+            }
+            if categoryCache.generation.holds(stamp) {
+                let entries = categories.map { CategoryStats.Entry(id: $0.id, name: $0.name, itemCount: $0.itemCount, share: 0) }
+                return CategoryStats(entries: entries, uncategorizedItemCount: uncategorized)
+            }
+        }
         let rows = try await read { transaction in
             try await transaction.query(
                 """
