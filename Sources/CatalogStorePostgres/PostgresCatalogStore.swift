@@ -61,14 +61,22 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     /// the other replicas' changes, and runs `body` with the store; all stops when `body`
     /// returns or throws.
     ///
-    /// - Throws: `PostgresSchemaError` when the schema cannot be migrated or belongs to a
-    ///   newer catalogd; CatalogError UNAVAILABLE `databaseUnavailable` when the database
-    ///   cannot be reached; whatever `body` throws.
+    /// - Throws: `PostgresConnectError` when no connection can be made (the server is down,
+    ///   the credentials or the database name are wrong); `PostgresSchemaError` when the schema
+    ///   cannot be migrated or belongs to a newer catalogd; whatever `body` throws.
     public static func withStore<T: Sendable>(
         at location: PostgresLocation, settings: Settings = Settings(),
         logger: Logger = Logger(label: "catalog.store.postgres"),
         _ body: (PostgresCatalogStore) async throws -> T
     ) async throws -> T {
+        // The pool would wait for a connection as long as it takes: try one first, so that a
+        // server that cannot be reached fails the start instead.
+        do {
+            let probe = try await PostgresConnection.connect(configuration: location.connectionConfiguration, id: 0, logger: logger)
+            try await probe.close()
+        } catch {
+            throw PostgresConnectError(location: location, cause: error)
+        }
         let store = PostgresCatalogStore(location: location, settings: settings, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.client.run() }
@@ -313,4 +321,22 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
             return false
         }
     }
+}
+
+/// No connection could be made to the database at start-up.
+public struct PostgresConnectError: Error, CustomStringConvertible {
+    public let location: PostgresLocation
+    /// Why, as PostgreSQL or the socket said it.
+    public let reason: String
+
+    init(location: PostgresLocation, cause: any Error) {
+        self.location = location
+        if let error = cause as? PSQLError {
+            reason = error.serverInfo?[.message] ?? error.underlying.map { String(describing: $0) } ?? "\(error.code)"
+        } else {
+            reason = String(describing: cause)
+        }
+    }
+
+    public var description: String { "cannot connect to \(location): \(reason)" }
 }

@@ -308,6 +308,8 @@ struct Catalogd: AsyncParsableCommand {
                 try await Self.seed(store, benchmark: seedBenchmark, demo: seedDemo, database: "\(location)", logger: logger)
                 try await serve(store, "\(location)")
             }
+        } catch let error as PostgresConnectError {
+            throw StartupError(message: "cannot open database: \(error)")
         } catch where !opened.withLock({ $0 }) {
             let reason = (error as? CatalogError)?.rpcError.message ?? "\(error)"
             throw StartupError(message: "cannot open database '\(location)': \(reason)")
