@@ -67,11 +67,7 @@ extension PostgresCatalogStore {
     }
 
     public func exportCategories() async throws(CatalogError) -> [CategoryRecord] {
-        try await allCategories().map { category in
-            CategoryRecord(
-                name: category.name, color: category.color, icon: category.icon, position: category.position,
-                isDefault: category.isDefault)
-        }
+        try await allCategories().map(CategoryRecord.init)
     }
 
     // MARK: Writes

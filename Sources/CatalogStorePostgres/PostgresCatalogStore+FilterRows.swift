@@ -6,12 +6,6 @@ import PostgresNIO
 /// Reading and writing filter states (tables `filter` and `filter_change`, see
 /// `PostgresSchema`), inside a transaction.
 extension PostgresCatalogStore {
-    /// How many changes of each filter are kept at least, for Watch resume.
-    static let retainedFilterChanges = 1024
-    /// Pruning is looked at once every this many revisions, so a filter keeps fewer than
-    /// `retainedFilterChanges + filterChangePruneBatch` changes and most writes skip it.
-    static let filterChangePruneBatch = 64
-
     /// A filter's head row: its latest revision (reserved when deleted), the change holding its
     /// current options, and whether it was deleted.
     struct FilterHead {
@@ -135,16 +129,16 @@ extension PostgresCatalogStore {
         transaction.filterChanged(.updated(state))
     }
 
-    /// At every `filterChangePruneBatch`-th revision (a revision is always the last plus one),
-    /// keeps the last `retainedFilterChanges` changes; the oldest kept change takes the options
+    /// At every `StoredFilter.pruneBatch`-th revision (a revision is always the last plus one),
+    /// keeps the last `StoredFilter.retainedChanges` changes; the oldest kept change takes the options
     /// it leant on.
     static func pruneFilterHistory(_ transaction: Transaction, id: String, current: Int64) async throws {
-        guard current.isMultiple(of: Int64(filterChangePruneBatch)),
+        guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)),
             let oldest = try await transaction.query("SELECT min(revision) FROM filter_change WHERE filter_id = \(id)")
                 .first?.decode(Int64?.self),
-            current - oldest + 1 > Int64(retainedFilterChanges)
+            current - oldest + 1 > Int64(StoredFilter.retainedChanges)
         else { return }
-        let newOldest = current - Int64(retainedFilterChanges) + 1
+        let newOldest = current - Int64(StoredFilter.retainedChanges) + 1
         let complete = try await transaction.query(
             """
             SELECT revision FROM filter_change WHERE filter_id = \(id) AND revision <= \(newOldest) AND options IS NOT NULL

@@ -76,7 +76,7 @@ extension PostgresCatalogStore {
                 if try await headRevision(filterID) == current.revision { return current }
             } else if try await appendIfHead(committed, after: current.revision) {
                 await deliver([.updated(committed)])
-                if committed.revision.isMultiple(of: Int64(Self.filterChangePruneBatch)) { await pruneHistory(of: filterID, at: committed.revision) }
+                if committed.revision.isMultiple(of: Int64(StoredFilter.pruneBatch)) { await pruneHistory(of: filterID, at: committed.revision) }
                 return committed
             }
             try await catchUp(filterID: filterID)
@@ -197,7 +197,7 @@ extension PostgresCatalogStore {
             let told = self.feed.told(filterID)
             let states = try await Self.fetchFilterHistory(
                 transaction, id: filterID, after: told?.revision,
-                limit: self.feed.hasObserver ? self.settings.retainedFilterChanges : 1, previous: told?.state)
+                limit: self.feed.hasObserver ? StoredFilter.retainedChanges : 1, previous: told?.state)
             if !states.isEmpty {
                 self.feed.offer(states, of: filterID, acceptingGap: true)
             } else if let head = try await Self.fetchFilterHead(transaction, id: filterID), head.deleted {

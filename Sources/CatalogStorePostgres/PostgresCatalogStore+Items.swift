@@ -56,15 +56,12 @@ extension PostgresCatalogStore {
             bindings.append(level)
             conditions.append("level = $\(bindings.count)")
         }
-        let search = query.search.map { Folding.folded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            .flatMap { $0.isEmpty ? nil : $0 }
+        let search = query.foldedSearch
         if let search {
             bindings.append(search)
             conditions.append("strpos(search_text, $\(bindings.count)) > 0")
         }
-        let filter = [query.categoryID.map { String($0) }, query.level, search]
-            .map { $0.map { "\($0.utf8.count):\($0)" } ?? "-" }
-            .joined(separator: "|")
+        let filter = query.pageFilter
         /// A statement over the filters plus `extra` conditions, whose `?` take `extraValues` in order.
         func statement(_ extra: [String], _ extraValues: [KeyValue], order: String?) -> PostgresQuery {
             var binds = bindings
@@ -94,17 +91,7 @@ extension PostgresCatalogStore {
                 statement([], [], order: nil)
             }
 
-        var token: PageToken?
-        if let encoded = query.pageToken {
-            guard let decoded = PageToken(encoded: encoded) else {
-                throw CatalogError.invalidField("pageToken", "is not a page token")
-            }
-            guard decoded.sort == query.sort.rawValue, decoded.descending == query.descending, decoded.filter == filter
-            else {
-                throw CatalogError.invalidField("pageToken", "belongs to a different query")
-            }
-            token = decoded
-        }
+        let token = try query.continuation()
         let comparison = query.descending ? "<" : ">"
         let direction = query.descending ? "DESC" : "ASC"
         switch query.sort {

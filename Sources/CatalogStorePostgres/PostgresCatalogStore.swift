@@ -29,8 +29,6 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         /// The longest wait between two attempts to listen again after the listening
         /// connection was lost.
         public var maxReconnectDelay: Duration = .seconds(1)
-        /// Filter states kept for Watch resume, per filter (at least the hub's).
-        public var retainedFilterChanges = 1024
         /// The longest a call waits for a pooled connection before it answers UNAVAILABLE.
         public var connectionWait: Duration = .seconds(3)
 

@@ -6,12 +6,6 @@ import GRDB
 /// Reading and writing filter states (tables `filter` and `filter_change`, see migration "v2"),
 /// inside a transaction.
 extension SQLiteCatalogStore {
-    /// How many changes of each filter are kept at least, for Watch resume.
-    static let retainedFilterChanges = 1024
-    /// Pruning is looked at once every this many revisions, so a filter keeps fewer than
-    /// `retainedFilterChanges + filterChangePruneBatch` changes and most writes skip it.
-    static let filterChangePruneBatch = 64
-
     /// A filter's row: its latest revision (reserved when deleted) and whether it was deleted.
     struct FilterRow {
         var revision: Int64
@@ -107,17 +101,17 @@ extension SQLiteCatalogStore {
         try Self.pruneFilterHistory(db, id: state.filterId, current: state.revision)
     }
 
-    /// At every `filterChangePruneBatch`-th revision (a revision is always the last plus one),
-    /// keeps the last `retainedFilterChanges` changes; the oldest kept change takes the options
+    /// At every `StoredFilter.pruneBatch`-th revision (a revision is always the last plus one),
+    /// keeps the last `StoredFilter.retainedChanges` changes; the oldest kept change takes the options
     /// it leant on. Other writes skip even the query for the oldest change, which would cost
     /// every Select a statement.
     static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
-        guard current.isMultiple(of: Int64(filterChangePruneBatch)),
+        guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)),
             let oldest = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT MIN(revision) FROM filter_change WHERE filterId = ?"), arguments: [id]),
-            current - oldest + 1 > Int64(retainedFilterChanges)
+            current - oldest + 1 > Int64(StoredFilter.retainedChanges)
         else { return }
-        let newOldest = current - Int64(retainedFilterChanges) + 1
+        let newOldest = current - Int64(StoredFilter.retainedChanges) + 1
         let complete = try Int64.fetchOne(
             db,
             sql: """

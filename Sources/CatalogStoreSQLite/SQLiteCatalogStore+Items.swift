@@ -76,15 +76,12 @@ extension SQLiteCatalogStore {
             conditions.append("level = ?")
             arguments += [level]
         }
-        let search = query.search.map { Folding.folded($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            .flatMap { $0.isEmpty ? nil : $0 }
+        let search = query.foldedSearch
         if let search {
             conditions.append("instr(searchText, ?) > 0")
             arguments += [search]
         }
-        let filter = [query.categoryID.map { String($0) }, query.level, search]
-            .map { $0.map { "\($0.utf8.count):\($0)" } ?? "-" }
-            .joined(separator: "|")
+        let filter = query.pageFilter
         func statement(_ extra: [String], _ extraArguments: StatementArguments, order: String?) -> Statement {
             let all = conditions + extra
             var sql = "SELECT \(order == nil ? "COUNT(*)" : "\(itemColumns), titleKey, priceMinorUnits") FROM item"
@@ -99,17 +96,7 @@ extension SQLiteCatalogStore {
             ? Statement(sql: "SELECT COALESCE((SELECT itemCount FROM category WHERE id = ?), 0)", arguments: [query.categoryID])
             : statement([], [], order: nil)
 
-        var token: PageToken?
-        if let encoded = query.pageToken {
-            guard let decoded = PageToken(encoded: encoded) else {
-                throw CatalogError.invalidField("pageToken", "is not a page token")
-            }
-            guard decoded.sort == query.sort.rawValue, decoded.descending == query.descending, decoded.filter == filter
-            else {
-                throw CatalogError.invalidField("pageToken", "belongs to a different query")
-            }
-            token = decoded
-        }
+        let token = try query.continuation()
         let comparison = query.descending ? "<" : ">"
         let direction = query.descending ? "DESC" : "ASC"
         switch query.sort {

@@ -14,7 +14,7 @@ struct FilterHistoryTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("catalog.sqlite").path
-        let retained = SQLiteCatalogStore.retainedFilterChanges
+        let retained = StoredFilter.retainedChanges
         var returned: [FilterState] = []
         do {
             let store = try SQLiteCatalogStore(path: path)
@@ -34,7 +34,7 @@ struct FilterHistoryTests {
             let history = try await store.filterHistory(filterID: "f", limit: retained)
             #expect(history == Array(returned.suffix(retained)))
             let all = try await store.filterHistory(filterID: "f", limit: .max)
-            #expect(all.count >= retained && all.count < retained + SQLiteCatalogStore.filterChangePruneBatch)
+            #expect(all.count >= retained && all.count < retained + StoredFilter.pruneBatch)
             #expect(all == Array(returned.suffix(all.count)))
             #expect(try await store.filterHistory(filterID: "f", limit: 3) == Array(returned.suffix(3)))
             #expect(try await store.filterHistory(filterID: "f", limit: 0).isEmpty)
@@ -53,7 +53,7 @@ struct FilterHistoryTests {
     func optionsStoredOnChange() async throws {
         let store = try makeStore()
         _ = try await store.defineFilter(explicitFilter("f", options: 50))
-        let total = SQLiteCatalogStore.retainedFilterChanges + SQLiteCatalogStore.filterChangePruneBatch + 10
+        let total = StoredFilter.retainedChanges + StoredFilter.pruneBatch + 10
         for _ in 1..<total {
             _ = try await store.updateFilter("f", .togglePresentation)
         }
@@ -63,8 +63,8 @@ struct FilterHistoryTests {
         }
         // Pruned once, at the first multiple of the batch past `retained`, down to the last
         // `retained`: the oldest kept change took the options of the first one.
-        let batch = SQLiteCatalogStore.filterChangePruneBatch
-        let retained = SQLiteCatalogStore.retainedFilterChanges
+        let batch = StoredFilter.pruneBatch
+        let retained = StoredFilter.retainedChanges
         let prunedAt = (retained / batch + 1) * batch
         let oldest = try await store.filterHistory(filterID: "f", limit: .max).first?.revision
         #expect(oldest == Int64(prunedAt - retained + 1))

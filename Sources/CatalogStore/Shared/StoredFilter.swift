@@ -5,6 +5,12 @@ import Foundation
 /// presentation as their raw values, `updatedAt` in milliseconds since 1970 (so a state reads
 /// back exactly as written).
 package enum StoredFilter {
+    /// How many changes of each filter a store keeps at least, for Watch resume.
+    package static let retainedChanges = 1024
+    /// Pruning is looked at once every this many revisions, so a filter keeps fewer than
+    /// `retainedChanges + pruneBatch` changes and most writes skip it.
+    package static let pruneBatch = 64
+
     /// A state from its stored columns and its decoded options; INTERNAL `storage` when a raw
     /// value is unknown.
     package static func state(
