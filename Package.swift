@@ -252,7 +252,9 @@ let package = Package(
                 "RPCCore",
                 "CatalogAPI",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            // RFC 8949 Appendix A's examples, as the cbor/test-vectors repository lists them.
+            resources: [.copy("Resources/cbor-appendix-a.json")]
         ),
         .testTarget(
             name: "RPCHTTP2Tests",
