@@ -5,8 +5,8 @@
 #      the package's own cluster is not used); apt is skipped entirely when every package is
 #      already installed.
 #   2. pip: Tests/requirements.txt (grpcio for the interop tests, PyYAML to read the CLI's YAML,
-#      h2 for the tests that play a hostile HTTP/2 client); skipped when the pinned grpcio
-#      version, PyYAML and h2 already import.
+#      h2 for the tests that play a hostile HTTP/2 client, cbor2 for the CBOR peer); skipped
+#      when the pinned grpcio version, PyYAML, h2 and cbor2 already import.
 # Uses sudo only when not root and sudo exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,9 +30,9 @@ fi
 
 want=$(sed -n 's/^grpcio==//p' Tests/requirements.txt)
 have=$(python3 -c 'import grpc; print(grpc.__version__)' 2>/dev/null || true)
-if [ "$have" != "$want" ] || ! python3 -c 'import yaml, h2' 2>/dev/null; then
+if [ "$have" != "$want" ] || ! python3 -c 'import yaml, h2, cbor2' 2>/dev/null; then
   echo "setup: pip install -r Tests/requirements.txt (grpcio ${have:-absent} -> $want)"
   python3 -m pip install --quiet -r Tests/requirements.txt
 else
-  echo "setup: grpcio $have, PyYAML and h2 already installed"
+  echo "setup: grpcio $have, PyYAML, h2 and cbor2 already installed"
 fi

@@ -9,20 +9,25 @@ struct ContentTypeTests {
         ("Application/GRPC", .grpc),
         ("application/grpc; charset=utf-8", .grpc),
         ("application/grpc+json ;charset=utf-8", .grpcJSON),
+        ("application/grpc+cbor", .grpcCBOR),
+        ("application/GRPC+CBOR; foo=bar", .grpcCBOR),
     ])
     func parses(value: String, expected: ContentType) {
         #expect(ContentType(headerValue: value) == expected)
     }
 
     @Test("rejects content types without a codec here", arguments: [
-        "", "application/json", "application/grpc+proto", "application/grpc+cbor", "application/grpcx", "text/plain",
+        "", "application/json", "application/grpc+proto", "application/cbor", "application/grpcx", "text/plain",
     ])
     func rejects(value: String) {
         #expect(ContentType(headerValue: value) == nil)
     }
 
-    @Test("echoes its exact header value and uses the JSON codec")
+    @Test("echoes its exact header value and selects its codec")
     func properties() {
+        #expect(ContentType.grpcCBOR.headerValue == "application/grpc+cbor")
+        #expect(ContentType.grpcCBOR.codecName == "cbor")
+        #expect(ContentType.grpcCBOR.codec is CBORCodec)
         #expect(ContentType.grpc.headerValue == "application/grpc")
         #expect(ContentType.grpcJSON.headerValue == "application/grpc+json")
         #expect(ContentType.grpc.description == "application/grpc")

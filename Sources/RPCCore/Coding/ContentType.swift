@@ -9,6 +9,8 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     public static let grpc = ContentType(headerValue: "application/grpc", codecName: "json")
     /// `application/grpc+json`.
     public static let grpcJSON = ContentType(headerValue: "application/grpc+json", codecName: "json")
+    /// `application/grpc+cbor`: the messages as CBOR.
+    public static let grpcCBOR = ContentType(headerValue: "application/grpc+cbor", codecName: "cbor")
 
     private init(headerValue: String, codecName: String) {
         self.headerValue = headerValue
@@ -25,6 +27,9 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
         case "application/grpc+json":
             self = .grpcJSON
             return
+        case "application/grpc+cbor":
+            self = .grpcCBOR
+            return
         default:
             break
         }
@@ -34,12 +39,13 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
         switch essence {
         case "application/grpc": self = .grpc
         case "application/grpc+json": self = .grpcJSON
+        case "application/grpc+cbor": self = .grpcCBOR
         default: return nil
         }
     }
 
     /// The codec for this content type.
-    public var codec: any MessageCodec { JSONCodec.shared }
+    public var codec: any MessageCodec { codecName == "cbor" ? CBORCodec.shared : JSONCodec.shared }
 
     public var description: String { headerValue }
 }

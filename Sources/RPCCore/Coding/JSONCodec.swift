@@ -64,7 +64,9 @@ public struct JSONCodec: MessageCodec {
 
     private static let emptyObject = Array("{}".utf8)
 
-    private static func invalidArgument(_ error: DecodingError) -> RPCError {
+    /// INVALID_ARGUMENT naming the field `error` is about (shared with the CBOR codec, whose
+    /// `format` it says when no field is known).
+    static func invalidArgument(_ error: DecodingError, format: String = "JSON") -> RPCError {
         let (path, explanation): ([any CodingKey], String)
         switch error {
         case .keyNotFound(let key, let context):
@@ -75,7 +77,7 @@ public struct JSONCodec: MessageCodec {
             (path, explanation) = (context.codingPath, "must be \(describe(type)), not null")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return RPCError(.invalidArgument, "message is not valid JSON", detail: ErrorDetail(reason: "invalidMessage"))
+                return RPCError(.invalidArgument, "message is not valid \(format)", detail: ErrorDetail(reason: "invalidMessage"))
             }
             (path, explanation) = (context.codingPath, "is invalid: \(context.debugDescription)")
         @unknown default:

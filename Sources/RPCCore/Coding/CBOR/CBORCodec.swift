@@ -1,0 +1,38 @@
+import Foundation
+
+/// The CBOR codec of the contract (`application/grpc+cbor`): each message one CBOR map keyed by
+/// the JSON field names, values in CBOR's own types, timestamps as RFC 3339 text, absent
+/// optionals omitted, unknown keys ignored, a zero-length message read as `{}`. Messages are
+/// written deterministically (`CBORWriter`) and read strictly (`CBORReader`).
+public struct CBORCodec: MessageCodec {
+    /// One codec shared by every call; encoding and decoding keep no state between calls.
+    public static let shared = CBORCodec()
+
+    public init() {}
+
+    public func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {
+        let root = CBORNode()
+        do {
+            try CBORNode.encode(message, into: root, codingPath: [])
+        } catch {
+            throw RPCError(.internalError, "cannot encode \(Message.self) as CBOR: \(error)")
+        }
+        return CBORWriter.encode(root.value)
+    }
+
+    public func decode<Message: Decodable>(_ type: Message.Type, from bytes: [UInt8]) throws(RPCError) -> Message {
+        let value: CBORValue
+        do {
+            value = bytes.isEmpty ? .map([]) : try CBORReader.decode(bytes)
+        } catch {
+            throw RPCError(.invalidArgument, "message is not valid CBOR: \(error)", detail: ErrorDetail(reason: "invalidMessage"))
+        }
+        do {
+            return try CBORValueDecoder.decode(Message.self, from: value, codingPath: [])
+        } catch let error as DecodingError {
+            throw JSONCodec.invalidArgument(error, format: "CBOR")
+        } catch {
+            throw RPCError(.invalidArgument, "message does not decode: \(error)", detail: ErrorDetail(reason: "invalidMessage"))
+        }
+    }
+}
