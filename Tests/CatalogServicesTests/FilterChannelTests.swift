@@ -71,4 +71,19 @@ struct FilterChannelTests {
         #expect(apart.current == Self.state(8))
         #expect(Self.next(apart, after: 3) == "compacted, oldest 8")
     }
+
+    @Test("the change event is kept once per codec, so JSON and CBOR subscribers each share theirs")
+    func eventPerCodec() {
+        let channel = Self.channel(1...2)
+        channel.cacheChangeEvent([1], revision: 2, codec: "json")
+        channel.cacheChangeEvent([2], revision: 2, codec: "cbor")
+        channel.cacheChangeEvent([3], revision: 2, codec: "cbor")
+        for (codec, bytes) in [("json", [UInt8]([1])), ("cbor", [2])] {
+            guard case .state(let state, let cached) = channel.successor(of: 1, newest: false, codec: codec) else {
+                Issue.record("no successor for \(codec)")
+                continue
+            }
+            #expect(state.revision == 2 && cached == bytes, "\(codec)")
+        }
+    }
 }

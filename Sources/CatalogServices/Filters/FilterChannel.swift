@@ -9,10 +9,14 @@ import Synchronization
 /// the reverse.
 final class FilterChannel: Sendable {
     /// One retained state and, once a subscriber needed it, the encoded `change` event that
-    /// follows the previous revision (what every subscriber that keeps up receives).
+    /// follows the previous revision (what every subscriber that keeps up receives), by codec.
     struct Entry {
         let state: FilterState
-        var changeEvent: (codec: String, bytes: [UInt8])?
+        var changeEvents: [(codec: String, bytes: [UInt8])] = []
+
+        func changeEvent(codec: String) -> [UInt8]? {
+            changeEvents.first { $0.codec == codec }?.bytes
+        }
     }
 
     private struct State {
@@ -133,7 +137,7 @@ final class FilterChannel: Sendable {
             let index = Int(wanted - first.state.revision)
             guard index >= 0 else { return .compacted(oldestRetained: first.state.revision) }
             let entry = state.history[index]
-            let cached = entry.state.revision == delivered + 1 && entry.changeEvent?.codec == codec ? entry.changeEvent?.bytes : nil
+            let cached = entry.state.revision == delivered + 1 ? entry.changeEvent(codec: codec) : nil
             return .state(entry.state, cachedEvent: cached)
         }
     }
@@ -143,8 +147,8 @@ final class FilterChannel: Sendable {
         state.withLock { state in
             guard let first = state.history.first?.state.revision else { return }
             let index = Int(revision - first)
-            guard state.history.indices.contains(index), state.history[index].changeEvent == nil else { return }
-            state.history[index].changeEvent = (codec, bytes)
+            guard state.history.indices.contains(index), state.history[index].changeEvent(codec: codec) == nil else { return }
+            state.history[index].changeEvents.append((codec, bytes))
         }
     }
 }
