@@ -3,10 +3,13 @@
 usage: seeds.py SCHEMA CORPUS_DIR DICT_FILE
 
 A request seed is the byte 2*i+1 (method i of the schema, in its order, which is
-CatalogContract.methods') then an example of its request; a deframer seed is an even byte
-(bit 1: gzip) then framed messages.
+CatalogContract.methods') then an example of its request in JSON, or the byte 129+2*i then
+the same example in CBOR (deterministic, as cbor2 writes it canonically); a deframer seed is
+an even byte (bit 1: gzip) then framed messages.
 """
 import gzip, json, os, struct, sys
+
+import cbor2
 
 schema_path, corpus, dict_path = sys.argv[1:4]
 schema = json.load(open(schema_path))
@@ -45,6 +48,8 @@ for i, method in enumerate(methods):
     body = json.dumps(example(method["request"]), ensure_ascii=False).encode()
     open(os.path.join(corpus, f"request-{i:02d}"), "wb").write(bytes([2 * i + 1]) + body)
     open(os.path.join(corpus, f"request-{i:02d}-empty"), "wb").write(bytes([2 * i + 1]))
+    cbor = cbor2.dumps(example(method["request"]), canonical=True)
+    open(os.path.join(corpus, f"request-{i:02d}-cbor"), "wb").write(bytes([129 + 2 * i]) + cbor)
     if i == 0:
         plain = frame(body) + frame(b"") + frame(b"{}")
         open(os.path.join(corpus, "frames-plain"), "wb").write(bytes([0]) + plain)

@@ -12,7 +12,8 @@ public enum FuzzTargets {
     /// The limit the deframer runs with: small, so that oversize messages are easy to reach.
     public static let maxMessageSize = 4096
 
-    /// Chooses the target by the first byte: even, the deframer; odd, a request's JSON.
+    /// Chooses the target by the first byte: even, the deframer; odd below 128, a request's
+    /// JSON; odd from 129, a request's CBOR (the method chosen by the other bits).
     public static func run(_ input: [UInt8]) throws(FuzzFailure) {
         guard let first = input.first else { return }
         let rest = Array(input.dropFirst())
@@ -20,8 +21,8 @@ public enum FuzzTargets {
             try deframe(rest, gzip: first & 2 != 0, chunkSeed: Int(first >> 2))
         } else {
             let methods = CatalogContract.methods
-            let requestType = methods[Int(first >> 1) % methods.count].requestType
-            try decodeRequest(rest, as: requestType)
+            let requestType = methods[Int(first >> 1 & 0x3F) % methods.count].requestType
+            try decodeRequest(rest, as: requestType, codec: first < 128 ? JSONCodec() : CBORCodec())
         }
     }
 
@@ -63,10 +64,12 @@ public enum FuzzTargets {
         }
     }
 
-    /// Decodes `bytes` as a `type` request the way the server does. When that succeeds, the
-    /// message encoded again must decode too.
-    public static func decodeRequest<Request: Codable & Sendable>(_ bytes: [UInt8], as type: Request.Type) throws(FuzzFailure) {
-        let codec = JSONCodec()
+    /// Decodes `bytes` as a `type` request the way the server does with `codec`. When that
+    /// succeeds, the message encoded again must decode too; in CBOR, the encoding must be the
+    /// deterministic one.
+    public static func decodeRequest<Request: Codable & Sendable>(
+        _ bytes: [UInt8], as type: Request.Type, codec: any MessageCodec = JSONCodec()
+    ) throws(FuzzFailure) {
         let request: Request
         do {
             request = try codec.decode(type, from: bytes)
@@ -75,7 +78,13 @@ public enum FuzzTargets {
             return
         }
         do {
-            _ = try codec.decode(type, from: try codec.encode(request))
+            let encoded = try codec.encode(request)
+            _ = try codec.decode(type, from: encoded)
+            if codec is CBORCodec, CBORWriter.encode(try CBORReader.decode(encoded)) != encoded {
+                throw FuzzFailure("\(type) encoded to CBOR that is not deterministic")
+            }
+        } catch let failure as FuzzFailure {
+            throw failure
         } catch {
             throw FuzzFailure("\(type) decoded, but its encoding does not decode again: \(error)")
         }
