@@ -30,6 +30,14 @@ extension CatalogClient {
         /// Default 100 ms doubling to at most 5 s, ±20 %.
         public var reconnectBackoff: Backoff
 
+        /// How messages travel: `.json` (the default, `application/grpc`) or `.cbor`
+        /// (`application/grpc+cbor`, smaller). What the calls return is the same. It is
+        /// `connection.contentType`.
+        public var codec: Codec {
+            get { connection.contentType == ContentType.grpcCBOR.headerValue ? .cbor : .json }
+            set { connection.contentType = (newValue == .cbor ? ContentType.grpcCBOR : ContentType.grpc).headerValue }
+        }
+
         /// The defaults documented on each property.
         public static var defaults: Configuration {
             Configuration(
@@ -39,5 +47,15 @@ extension CatalogClient {
                 reconnectBackoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5))
             )
         }
+    }
+}
+
+extension CatalogClient {
+    /// How a client's messages are encoded on the wire.
+    public enum Codec: String, Sendable, CaseIterable {
+        /// JSON (`application/grpc`), which every gRPC server of the contract reads.
+        case json
+        /// CBOR (`application/grpc+cbor`).
+        case cbor
     }
 }

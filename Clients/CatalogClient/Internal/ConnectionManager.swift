@@ -43,6 +43,9 @@ final class ConnectionManager: ClientTransport, Sendable {
 
     private let endpoints: [CatalogClient.Endpoint]
     private let configuration: HTTP2ClientConfiguration
+
+    /// The `content-type` of every connection's calls.
+    var contentType: String { configuration.contentType }
     private let backoff: Backoff
     private let state: Mutex<State>
     private let nextWaiterID = Atomic<Int>(0)

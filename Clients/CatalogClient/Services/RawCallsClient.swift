@@ -13,7 +13,8 @@ import RPCCore
 ///
 /// Unary and server-streaming methods are called the same way: the sequence yields each
 /// response message as the server sends it, one for a unary method. The bytes are sent and
-/// returned as they are, not re-encoded. Raw calls are never retried, since the method may
+/// returned as they are, not re-encoded, unless the client's codec is CBOR: then the request
+/// is sent as its CBOR and each response returned as JSON (keys sorted). Raw calls are never retried, since the method may
 /// be a write.
 public struct RawCallsClient: Sendable {
     private let runner: CallRunner
@@ -32,14 +33,16 @@ public struct RawCallsClient: Sendable {
     ///   error that kept the call from starting.
     public func call(_ path: String, request: [UInt8], options: CallOptions = .defaults) async throws -> RawResponseStream {
         let method = try Self.method(atPath: path)
+        let carriesCBOR = runner.rpc.transport.contentType == ContentType.grpcCBOR.headerValue
+        let message = carriesCBOR ? try JSONCBORBridge.cbor(fromJSON: request) : request
         let call = try await runner.rpc.transport.openCall(method, options: options.merged(over: runner.defaults))
         do {
-            try await call.send(request, endOfStream: true)
+            try await call.send(message, endOfStream: true)
         } catch {
             call.cancel()
             throw error
         }
-        return RawResponseStream(call: call)
+        return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
     }
 
     /// The method named by `path` (`service/Method`, with or without the leading `/`).

@@ -11,8 +11,13 @@ public final class RawResponseStream: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     private let call: any ClientCallStream
+    /// Whether the messages come as CBOR, to be handed on as JSON.
+    private let asJSONFromCBOR: Bool
 
-    init(call: any ClientCallStream) { self.call = call }
+    init(call: any ClientCallStream, asJSONFromCBOR: Bool = false) {
+        self.call = call
+        self.asJSONFromCBOR = asJSONFromCBOR
+    }
 
     deinit { call.cancel() }
 
@@ -36,11 +41,13 @@ public final class RawResponseStream: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> [UInt8]? {
             let call = stream.call
             do {
-                return try await withTaskCancellationHandler {
+                let message = try await withTaskCancellationHandler {
                     try await call.receive()
                 } onCancel: {
                     call.cancel()
                 }
+                guard let message, stream.asJSONFromCBOR else { return message }
+                return try JSONCBORBridge.json(fromCBOR: message)
             } catch let error as RPCError {
                 throw error
             } catch {

@@ -1,5 +1,8 @@
 /// Opens calls on a connection; implemented by the HTTP/2 transport.
 public protocol ClientTransport: Sendable {
+    /// The `content-type` its calls send, which chooses how messages are encoded.
+    var contentType: String { get }
+
     /// Starts a call: sends the request headers and returns the stream.
     func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream
 }
@@ -21,4 +24,9 @@ public protocol ClientCallStream: Sendable {
 
     /// Abandons the call (RST_STREAM CANCEL); pending and later receives throw CANCELLED.
     func cancel()
+}
+
+extension ClientTransport {
+    /// `application/grpc`: JSON.
+    public var contentType: String { ContentType.grpc.headerValue }
 }

@@ -7,11 +7,12 @@
 public struct RPCClient: Sendable {
     /// The transport calls go through.
     public let transport: any ClientTransport
-    private let codec: any MessageCodec = JSONCodec.shared
+    private let codec: any MessageCodec
 
-    /// A client whose calls go through `transport`.
+    /// A client whose calls go through `transport`, encoded as its content type says.
     public init(transport: any ClientTransport) {
         self.transport = transport
+        codec = ContentType(headerValue: transport.contentType)?.codec ?? JSONCodec.shared
     }
 
     /// Calls a unary method and returns its response.

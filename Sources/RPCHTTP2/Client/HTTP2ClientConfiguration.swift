@@ -16,8 +16,9 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// How long a keepalive PING may stay unanswered before the connection is closed and its
     /// calls fail with UNAVAILABLE. Default 20 s.
     public var keepaliveTimeout: Duration
-    /// The `content-type` of requests. Default `application/grpc` (JSON), which every gRPC
-    /// server accepts.
+    /// The `content-type` of requests, which chooses how messages are encoded. Default
+    /// `application/grpc` (JSON), which every gRPC server accepts; `application/grpc+cbor` for
+    /// CBOR.
     public var contentType: String
     /// TLS with ALPN `h2`, verifying the server's certificate; `nil` connects over cleartext
     /// HTTP/2 with prior knowledge. Default `nil`.

@@ -14,10 +14,13 @@ import RPCCore
 public final class HTTP2ClientConnection: ClientTransport, Sendable {
     private let channel: any Channel
     private let handler: NIOLoopBound<ClientConnectionHandler>
+    /// The `content-type` its calls send (`HTTP2ClientConfiguration.contentType`).
+    public let contentType: String
 
-    private init(channel: any Channel, handler: NIOLoopBound<ClientConnectionHandler>) {
+    private init(channel: any Channel, handler: NIOLoopBound<ClientConnectionHandler>, contentType: String) {
         self.channel = channel
         self.handler = handler
+        self.contentType = contentType
     }
 
     /// Connects to `host:port`: over cleartext HTTP/2 with prior knowledge, or over TLS with
@@ -53,7 +56,7 @@ public final class HTTP2ClientConnection: ClientTransport, Sendable {
                     }
                 }
             try await ready?.get()
-            return HTTP2ClientConnection(channel: channel, handler: handler)
+            return HTTP2ClientConnection(channel: channel, handler: handler, contentType: configuration.contentType)
         } catch {
             throw RPCError(.unavailable, "cannot connect to \(host):\(port): \(error)")
         }

@@ -1,6 +1,6 @@
 /// Why bytes are not an acceptable CBOR data item.
-public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         /// The input ends inside an item (or a declared length runs past it).
         case truncated
         /// Not well-formed (RFC 8949 §5.3.1): reserved additional information, a misplaced
@@ -13,11 +13,11 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
         case tooDeep
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// What was wrong, for people.
-    public let message: String
+    package let message: String
     /// Where in the input, counted in bytes from 0.
-    public let offset: Int
+    package let offset: Int
 
-    public var description: String { "\(message) (at byte \(offset))" }
+    package var description: String { "\(message) (at byte \(offset))" }
 }

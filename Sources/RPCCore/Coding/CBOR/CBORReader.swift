@@ -1,26 +1,26 @@
 /// Reads CBOR data items from bytes, checking that they are well-formed and valid (RFC 8949
 /// §5.3) and that nothing asks for more than the input holds: a length or a count past the
 /// end of the input fails before anything is allocated for it.
-public struct CBORReader {
+package struct CBORReader {
     /// The most nested arrays, maps and tags accepted, by default.
-    public static let defaultMaxDepth = 64
+    package static let defaultMaxDepth = 64
 
     private let bytes: [UInt8]
     /// Where the next item starts.
-    public private(set) var offset: Int
+    package private(set) var offset: Int
     private let maxDepth: Int
 
-    public init(_ bytes: [UInt8], maxDepth: Int = CBORReader.defaultMaxDepth) {
+    package init(_ bytes: [UInt8], maxDepth: Int = CBORReader.defaultMaxDepth) {
         self.bytes = bytes
         self.offset = 0
         self.maxDepth = maxDepth
     }
 
     /// Whether every byte was read.
-    public var isAtEnd: Bool { offset == bytes.count }
+    package var isAtEnd: Bool { offset == bytes.count }
 
     /// `bytes` as exactly one data item.
-    public static func decode(_ bytes: [UInt8], maxDepth: Int = CBORReader.defaultMaxDepth) throws(CBORError) -> CBORValue {
+    package static func decode(_ bytes: [UInt8], maxDepth: Int = CBORReader.defaultMaxDepth) throws(CBORError) -> CBORValue {
         var reader = CBORReader(bytes, maxDepth: maxDepth)
         let value = try reader.readValue()
         guard reader.isAtEnd else { throw reader.error(.illFormed, "bytes follow the data item") }
@@ -30,7 +30,7 @@ public struct CBORReader {
     // MARK: Items
 
     /// The next data item.
-    public mutating func readValue() throws(CBORError) -> CBORValue {
+    package mutating func readValue() throws(CBORError) -> CBORValue {
         try readValue(depth: 0)
     }
 

@@ -1,6 +1,6 @@
 /// RFC 8949 §8 diagnostic notation: `{"a": [1, h'0102'], 1(1363896240)}`.
 extension CBORValue: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsigned(let n): return String(n)
         case .negative(let n): return n < UInt64(Int64.max) ? String(-1 - Int64(n)) : "-" + Self.decimalSuccessor(of: n)

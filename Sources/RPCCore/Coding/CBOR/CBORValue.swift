@@ -2,7 +2,7 @@
 ///
 /// Integers keep CBOR's own range (−2⁶⁴ … 2⁶⁴−1); strings sent in chunks (indefinite
 /// length) read as one; a float reads as a `Double` whatever its width.
-public indirect enum CBORValue: Hashable, Sendable {
+package indirect enum CBORValue: Hashable, Sendable {
     /// Major type 0: 0 … 2⁶⁴−1.
     case unsigned(UInt64)
     /// Major type 1: the integer −1 − n.
@@ -21,17 +21,17 @@ public indirect enum CBORValue: Hashable, Sendable {
     case float(Double)
 
     /// An integer as CBOR holds it.
-    public static func integer(_ value: Int64) -> CBORValue {
+    package static func integer(_ value: Int64) -> CBORValue {
         value >= 0 ? .unsigned(UInt64(value)) : .negative(UInt64(-1 - value))
     }
 }
 
 /// One key and value of a CBOR map.
-public struct CBORMapEntry: Hashable, Sendable {
-    public var key: CBORValue
-    public var value: CBORValue
+package struct CBORMapEntry: Hashable, Sendable {
+    package var key: CBORValue
+    package var value: CBORValue
 
-    public init(_ key: CBORValue, _ value: CBORValue) {
+    package init(_ key: CBORValue, _ value: CBORValue) {
         self.key = key
         self.value = value
     }

@@ -2,10 +2,10 @@
 /// integer and length, floats in the shortest of 16, 32 and 64 bits that keeps the value,
 /// definite lengths only. Map keys must be written in the bytewise order of their encodings:
 /// `write(_ value:)` sorts them; a caller writing a map entry by entry writes them in order.
-public struct CBORWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
+package struct CBORWriter: Sendable {
+    package private(set) var bytes: [UInt8] = []
 
-    public init(reservingCapacity capacity: Int = 0) {
+    package init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
@@ -38,11 +38,11 @@ public struct CBORWriter: Sendable {
 
     // MARK: Scalars
 
-    public mutating func writeUnsigned(_ value: UInt64) {
+    package mutating func writeUnsigned(_ value: UInt64) {
         writeHead(.unsigned, value)
     }
 
-    public mutating func writeInteger(_ value: Int64) {
+    package mutating func writeInteger(_ value: Int64) {
         if value >= 0 {
             writeHead(.unsigned, UInt64(value))
         } else {
@@ -50,21 +50,21 @@ public struct CBORWriter: Sendable {
         }
     }
 
-    public mutating func writeInteger(_ value: Int) {
+    package mutating func writeInteger(_ value: Int) {
         writeInteger(Int64(value))
     }
 
-    public mutating func writeBool(_ value: Bool) {
+    package mutating func writeBool(_ value: Bool) {
         bytes.append(value ? 0xF5 : 0xF4)
     }
 
-    public mutating func writeNull() {
+    package mutating func writeNull() {
         bytes.append(0xF6)
     }
 
     /// The shortest of half, single and double precision that holds `value` exactly; NaN as
     /// the half-precision quiet NaN `f97e00`.
-    public mutating func writeDouble(_ value: Double) {
+    package mutating func writeDouble(_ value: Double) {
         if let half = CBORFloat.halfBits(exactly: value) {
             bytes.append(0xF9)
             appendBigEndian(half)
@@ -77,7 +77,7 @@ public struct CBORWriter: Sendable {
         }
     }
 
-    public mutating func writeText(_ value: String) {
+    package mutating func writeText(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             writeHead(.text, UInt64(utf8.count))
@@ -85,34 +85,34 @@ public struct CBORWriter: Sendable {
         }
     }
 
-    public mutating func writeBytes(_ value: some Collection<UInt8>) {
+    package mutating func writeBytes(_ value: some Collection<UInt8>) {
         writeHead(.bytes, UInt64(value.count))
         bytes.append(contentsOf: value)
     }
 
     /// An array of `count` items; write them next.
-    public mutating func writeArrayHeader(count: Int) {
+    package mutating func writeArrayHeader(count: Int) {
         writeHead(.array, UInt64(count))
     }
 
     /// A map of `count` entries; write each key then its value next, keys in order.
-    public mutating func writeMapHeader(count: Int) {
+    package mutating func writeMapHeader(count: Int) {
         writeHead(.map, UInt64(count))
     }
 
-    public mutating func writeTag(_ tag: UInt64) {
+    package mutating func writeTag(_ tag: UInt64) {
         writeHead(.tag, tag)
     }
 
     /// Appends bytes that already hold whole CBOR items.
-    public mutating func writeEncoded(_ encoded: some Collection<UInt8>) {
+    package mutating func writeEncoded(_ encoded: some Collection<UInt8>) {
         bytes.append(contentsOf: encoded)
     }
 
     // MARK: Values
 
     /// `value` in the deterministic form, its maps' keys sorted.
-    public mutating func write(_ value: CBORValue) {
+    package mutating func write(_ value: CBORValue) {
         switch value {
         case .unsigned(let n): writeHead(.unsigned, n)
         case .negative(let n): writeHead(.negative, n)
@@ -150,7 +150,7 @@ public struct CBORWriter: Sendable {
     }
 
     /// `value` encoded on its own.
-    public static func encode(_ value: CBORValue) -> [UInt8] {
+    package static func encode(_ value: CBORValue) -> [UInt8] {
         var writer = CBORWriter()
         writer.write(value)
         return writer.bytes
