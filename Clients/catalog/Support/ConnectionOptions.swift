@@ -1,8 +1,9 @@
 import ArgumentParser
 import CatalogCLI
+import CatalogClient
 
-/// `--server`, `--context`, the TLS flags and `--max-time`: where calls go, how, and how long
-/// each may take.
+/// `--server`, `--context`, the TLS flags, `--codec` and `--max-time`: where calls go, how,
+/// and how long each may take.
 struct ConnectionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -35,6 +36,12 @@ struct ConnectionOptions: ParsableArguments {
     var context: String?
 
     @Option(
+        help: ArgumentHelp(
+            "How messages travel: json (default) or cbor (env CATALOG_CODEC). What is printed is the same.",
+            valueName: "codec"))
+    var codec: CatalogClient.Codec?
+
+    @Option(
         name: .customLong("max-time"),
         help: ArgumentHelp("Seconds each call may take (default 30; streams: no limit).", valueName: "seconds"))
     var maxTime: Double?
@@ -48,3 +55,5 @@ struct ConnectionOptions: ParsableArguments {
         if let maxTime, maxTime <= 0 { throw ValidationError("--max-time must be more than 0 seconds") }
     }
 }
+
+extension CatalogClient.Codec: ExpressibleByArgument {}

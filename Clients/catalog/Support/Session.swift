@@ -12,6 +12,8 @@ struct Session {
     /// Options of a streaming call: a timeout only when `--max-time` gives one.
     let streamOptions: CallOptions
     let printer: OutputPrinter
+    /// `--codec`, else `CATALOG_CODEC`, else JSON.
+    let codec: CatalogClient.Codec
 
     /// Resolves the connection settings from the flags, the environment and the config file.
     ///
@@ -28,6 +30,16 @@ struct Session {
         settings = try ConnectionSettings.resolve(
             serverFlag: connection.server, contextFlag: connection.context, tlsFlags: connection.tlsFlags, environment: environment,
             config: try ConfigFile.load(path: configPath), configPath: configPath)
+        if let codec = connection.codec {
+            self.codec = codec
+        } else if let name = environment["CATALOG_CODEC"], !name.isEmpty {
+            guard let codec = CatalogClient.Codec(rawValue: name) else {
+                throw .usage("CATALOG_CODEC must be json or cbor, not '\(name)'")
+            }
+            self.codec = codec
+        } else {
+            codec = .json
+        }
         let maxTime = connection.maxTime.map { Duration.milliseconds(Int64($0 * 1000)) }
         callOptions = CallOptions(timeout: maxTime ?? .seconds(30))
         streamOptions = CallOptions(timeout: maxTime)
@@ -46,6 +58,7 @@ struct Session {
     func withClient<T>(_ body: (CatalogClient) async throws -> T) async throws -> T {
         var configuration = CatalogClient.Configuration.defaults
         configuration.connection.connectTimeout = min(callOptions.timeout ?? .seconds(10), .seconds(10))
+        configuration.codec = codec
         let client = try await CatalogClient.connect(
             host: settings.address.host, port: settings.address.port, bearerToken: settings.token, tls: settings.tls,
             configuration: configuration)
