@@ -217,14 +217,14 @@ struct ContractSchemaTests {
         #expect(samples.count == CatalogContract.methods.count)
     }
 
-    /// Decodes a request of the method's type, by path.
-    static func requestDecoders() -> [String: (Data) throws -> Void] {
-        var decoders: [String: (Data) throws -> Void] = [:]
+    /// The request and response types of every method, by path.
+    static func messageTypes() -> [String: (request: any Codable.Type, response: any Codable.Type)] {
+        var types: [String: (request: any Codable.Type, response: any Codable.Type)] = [:]
         func add<Request, Response>(_ method: UnaryMethod<Request, Response>) {
-            decoders[method.descriptor.path] = { _ = try JSONDecoder().decode(Request.self, from: $0) }
+            types[method.descriptor.path] = (Request.self, Response.self)
         }
         func add<Request, Response>(_ method: ServerStreamingMethod<Request, Response>) {
-            decoders[method.descriptor.path] = { _ = try JSONDecoder().decode(Request.self, from: $0) }
+            types[method.descriptor.path] = (Request.self, Response.self)
         }
         add(CatalogService.listItems); add(CatalogService.getItem); add(CatalogService.createItem)
         add(CatalogService.updateItem); add(CatalogService.deleteItem)
@@ -235,7 +235,12 @@ struct ContractSchemaTests {
         add(CategoriesService.import); add(FiltersService.define); add(FiltersService.get); add(FiltersService.list)
         add(FiltersService.select); add(FiltersService.setPresentation); add(FiltersService.togglePresentation)
         add(FiltersService.delete); add(FiltersService.watch); add(Reflection.describe); add(Health.check); add(Health.watch)
-        return decoders
+        return types
+    }
+
+    /// Decodes a request of the method's type, by path.
+    static func requestDecoders() -> [String: (Data) throws -> Void] {
+        messageTypes().mapValues { types in { _ = try JSONDecoder().decode(types.request, from: $0) } }
     }
 
     @Test("a request schema's required keys are exactly the keys its Swift type cannot decode without")
