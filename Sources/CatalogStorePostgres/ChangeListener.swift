@@ -76,11 +76,11 @@ struct ChangeListener: Sendable {
                 group.addTask { try await readMarkedFilters(marks) }
                 group.addTask { try await checkHeads(marks) }
                 for try await notification in notifications {
-                    switch ChangeNotice(payload: notification.payload) {
+                    guard let (origin, notice) = ChangeNotice.parse(notification.payload), origin != store.replicaID else { continue }
+                    switch notice {
                     case .categories: store.categoryCache.generation.changedElsewhere()
                     case .items: store.itemCache.generation.changedElsewhere()
                     case .filter(let filterID): marks.mark(filterID)
-                    case nil: break
                     }
                 }
                 // The sequence ends when the connection does.

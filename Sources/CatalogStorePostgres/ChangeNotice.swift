@@ -11,24 +11,26 @@ enum ChangeNotice: Hashable, Sendable {
 
     static let channel = "catalog"
 
-    var payload: String {
+    /// The payload, naming the replica that writes (`origin`), so that it can pass over its
+    /// own notices: it told its observer and dropped its caches when it committed.
+    func payload(from origin: String) -> String {
         switch self {
-        case .categories: "c"
-        case .items: "i"
-        case .filter(let id): "f:" + id
+        case .categories: origin + " c"
+        case .items: origin + " i"
+        case .filter(let id): origin + " f " + id
         }
     }
 
-    /// `nil` for a payload this version does not know (from a newer replica): ignored.
-    init?(payload: String) {
-        if payload == "c" {
-            self = .categories
-        } else if payload == "i" {
-            self = .items
-        } else if payload.hasPrefix("f:") {
-            self = .filter(String(payload.dropFirst(2)))
-        } else {
-            return nil
+    /// The notice in `payload` and the replica it came from; `nil` for a payload this version
+    /// does not know (from a newer replica): ignored.
+    static func parse(_ payload: String) -> (origin: Substring, notice: ChangeNotice)? {
+        let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return nil }
+        switch (parts[1], parts.count) {
+        case ("c", 2): return (parts[0], .categories)
+        case ("i", 2): return (parts[0], .items)
+        case ("f", 3): return (parts[0], .filter(String(parts[2])))
+        default: return nil
         }
     }
 }

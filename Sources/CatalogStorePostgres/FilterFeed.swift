@@ -48,11 +48,10 @@ final class FilterFeed: Sendable {
     @discardableResult
     func offer(_ states: [FilterState], of filterID: String, acceptingGap: Bool) -> Bool {
         state.withLock { feed in
-            let told = feed.told[filterID]
-            let fresh = states.filter { told == nil || $0.revision > told!.revision }
+            let last = feed.told[filterID]?.revision ?? 0
+            let fresh = states.filter { $0.revision > last }
             guard let first = fresh.first else { return true }
-            if !acceptingGap, let told, first.revision != told.revision + 1 { return false }
-            if !acceptingGap, told == nil, first.revision != 1 { return false }
+            if !acceptingGap, first.revision != last + 1 { return false }
             for state in fresh {
                 feed.observer?(.updated(state))
             }

@@ -14,23 +14,16 @@ extension PostgresCatalogStore {
         var deleted: Bool
     }
 
-    /// The head row of `id`, locked until the transaction ends: the one place a filter's next
-    /// revision comes from, so two writers of one filter take turns.
-    static func lockFilterHead(_ transaction: Transaction, id: String) async throws -> FilterHead? {
-        try await transaction.query("SELECT revision, options_revision, deleted FROM filter WHERE id = \(id) FOR UPDATE")
-            .first.map { row in
-                let (revision, optionsRevision, deleted) = try row.decode((Int64, Int64, Bool).self)
-                return FilterHead(revision: revision, optionsRevision: optionsRevision, deleted: deleted)
-            }
-    }
-
-    /// The head row of `id`, as committed now.
-    static func fetchFilterHead(_ transaction: Transaction, id: String) async throws -> FilterHead? {
-        try await transaction.query("SELECT revision, options_revision, deleted FROM filter WHERE id = \(id)")
-            .first.map { row in
-                let (revision, optionsRevision, deleted) = try row.decode((Int64, Int64, Bool).self)
-                return FilterHead(revision: revision, optionsRevision: optionsRevision, deleted: deleted)
-            }
+    /// The head row of `id`, as committed now; with `locking`, locked until the transaction
+    /// ends: the one place a filter's next revision comes from, so two writers of one filter
+    /// take turns.
+    static func fetchFilterHead(_ transaction: Transaction, id: String, locking: Bool = false) async throws -> FilterHead? {
+        try await transaction.query(
+            "SELECT revision, options_revision, deleted FROM filter WHERE id = \(id)\(unescaped: locking ? " FOR UPDATE" : "")"
+        ).first.map { row in
+            let (revision, optionsRevision, deleted) = try row.decode((Int64, Int64, Bool).self)
+            return FilterHead(revision: revision, optionsRevision: optionsRevision, deleted: deleted)
+        }
     }
 
     /// The state at `head` of a filter that exists: the one the observer was told last when it
@@ -123,7 +116,7 @@ extension PostgresCatalogStore {
                 VALUES (\(state.filterId), \(state.revision), \(state.title), \(state.source?.rawValue), \(optionsJSON),
                     \(state.selectedId), \(state.presentation.rawValue), \(StoredFilter.milliseconds(state.updatedAt)))
             )
-            SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(state.filterId).payload))
+            SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(state.filterId).payload(from: self.replicaID)))
             """)
         try await Self.pruneFilterHistory(transaction, id: state.filterId, current: state.revision)
         transaction.filterChanged(.updated(state))
@@ -203,7 +196,7 @@ extension PostgresCatalogStore {
         let options = try StoredFilter.decodeOptions(optionsJSON)
         let now = StoredFilter.timestamp()
         for (filterID, _) in stale {
-            guard let head = try await Self.lockFilterHead(transaction, id: filterID),
+            guard let head = try await Self.fetchFilterHead(transaction, id: filterID, locking: true),
                 let current = try await currentFilter(transaction, id: filterID, head: head)
             else { continue }
             let next = FilterRules.replacingOptions(of: current, with: options)

@@ -37,7 +37,7 @@ extension PostgresCatalogStore {
                 INSERT INTO filter (id, revision, options_revision, deleted) VALUES (\(definition.filterID), 0, 0, true)
                 ON CONFLICT (id) DO NOTHING
                 """)
-            guard let head = try await Self.lockFilterHead(transaction, id: definition.filterID) else {
+            guard let head = try await Self.fetchFilterHead(transaction, id: definition.filterID, locking: true) else {
                 throw CatalogError.storage("filter '\(definition.filterID)' has no head row")
             }
             let current = try await self.currentFilter(transaction, id: definition.filterID, head: head)
@@ -106,7 +106,7 @@ extension PostgresCatalogStore {
                         \(state.presentation.rawValue), \(StoredFilter.milliseconds(state.updatedAt))
                     FROM head
                 )
-                SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(state.filterId).payload)) FROM head
+                SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(state.filterId).payload(from: self.replicaID))) FROM head
                 """
             ).isEmpty
         }
@@ -117,7 +117,7 @@ extension PostgresCatalogStore {
     private func pruneHistory(of filterID: String, at revision: Int64) async {
         do {
             try await write { transaction in
-                _ = try await Self.lockFilterHead(transaction, id: filterID)
+                _ = try await Self.fetchFilterHead(transaction, id: filterID, locking: true)
                 try await Self.pruneFilterHistory(transaction, id: filterID, current: revision)
             }
         } catch {
@@ -141,7 +141,7 @@ extension PostgresCatalogStore {
 
     public func deleteFilter(_ filterID: String) async throws(CatalogError) {
         try await write { transaction in
-            guard let head = try await Self.lockFilterHead(transaction, id: filterID), !head.deleted else {
+            guard let head = try await Self.fetchFilterHead(transaction, id: filterID, locking: true), !head.deleted else {
                 throw CatalogError.unknownFilter(filterID)
             }
             if filterID == FilterRules.builtinFilterID { throw CatalogError.builtinFilter(filterID) }
@@ -150,7 +150,7 @@ extension PostgresCatalogStore {
                 """
                 WITH head AS (UPDATE filter SET deleted = true WHERE id = \(filterID)),
                     history AS (DELETE FROM filter_change WHERE filter_id = \(filterID))
-                SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(filterID).payload))
+                SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(filterID).payload(from: self.replicaID)))
                 """)
             transaction.filterChanged(.deleted(filterID: filterID, revision: head.revision))
         }

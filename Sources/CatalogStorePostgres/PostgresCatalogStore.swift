@@ -45,6 +45,8 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     let itemCache = ItemCache()
     /// What the observer was told, filter by filter.
     let feed = FilterFeed()
+    /// This replica's name in its notices, so that its listener passes over its own.
+    let replicaID = UUID().uuidString
     /// False while the listener fails to connect: calls then answer UNAVAILABLE at once.
     let reachable = Atomic<Bool>(true)
 
@@ -150,7 +152,7 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
             guard let cachesChanged else { throw CatalogError.storage("a write outside a write transaction") }
             guard cachesChanged.insert(generation) else { return }
             generation.commitBegins()
-            try await query("SELECT pg_notify(\(ChangeNotice.channel), \(notice.payload))")
+            try await query("SELECT pg_notify(\(ChangeNotice.channel), \(notice.payload(from: store.replicaID)))")
         }
 
         /// Records a filter change whose statements (notice included) ran: this replica's

@@ -32,14 +32,7 @@ struct CBORContractTests {
 
     @Test("every kind of Watch event reads back from CBOR as it was")
     func watchEvents() throws {
-        let events = [
-            FilterEvent(kind: .snapshot, revision: 42, state: ContractSchemaTests.filterState),
-            FilterEvent(kind: .snapshot, revision: 42, state: ContractSchemaTests.filterState, reset: true),
-            FilterEvent(kind: .synced, revision: 42),
-            FilterEvent(kind: .change, revision: 43, previousRevision: 42, state: ContractSchemaTests.filterState),
-            FilterEvent(kind: .heartbeat, revision: 43),
-        ]
-        for event in events {
+        for event in ContractSchemaTests.watchEvents {
             #expect(try CBORCodec.shared.decode(FilterEvent.self, from: try CBORCodec.shared.encode(event)) == event)
         }
     }

@@ -278,16 +278,18 @@ struct ContractSchemaTests {
         }
     }
 
+    /// One Watch event of every kind.
+    static let watchEvents = [
+        FilterEvent(kind: .snapshot, revision: 42, state: filterState),
+        FilterEvent(kind: .snapshot, revision: 42, state: filterState, reset: true),
+        FilterEvent(kind: .synced, revision: 42),
+        FilterEvent(kind: .change, revision: 43, previousRevision: 42, state: filterState),
+        FilterEvent(kind: .heartbeat, revision: 43),
+    ]
+
     @Test("every kind of Watch event conforms to the FilterEvent schema")
     func watchEventsConform() throws {
-        let events = [
-            FilterEvent(kind: .snapshot, revision: 42, state: Self.filterState),
-            FilterEvent(kind: .snapshot, revision: 42, state: Self.filterState, reset: true),
-            FilterEvent(kind: .synced, revision: 42),
-            FilterEvent(kind: .change, revision: 43, previousRevision: 42, state: Self.filterState),
-            FilterEvent(kind: .heartbeat, revision: 43),
-        ]
-        for event in events {
+        for event in Self.watchEvents {
             let sample = try Self.jsonValue(Data(JSONCodec().encode(event)))
             let problems = SchemaChecker.problems(sample, FilterEvent.jsonSchema, at: "event")
             #expect(problems.isEmpty, "\(event.kind): \(problems)")

@@ -251,8 +251,8 @@ package final class CatalogdProcess: Sendable {
     /// The signals that stop catalogd, blocked when it starts.
     package static let shutdownSignals = [SIGTERM, SIGINT, SIGHUP]
 
-    /// `.build/debug/catalogd` of the package that holds this file.
-    package static func binary(filePath: String = #filePath) throws -> URL {
+    /// The directory holding the Package.swift above `filePath`.
+    package static func packageRoot(filePath: String = #filePath) throws -> URL {
         var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
             let parent = directory.deletingLastPathComponent()
@@ -261,7 +261,12 @@ package final class CatalogdProcess: Sendable {
             }
             directory = parent
         }
-        let binary = directory.appendingPathComponent(".build/debug/catalogd")
+        return directory
+    }
+
+    /// `.build/debug/catalogd` of the package that holds this file.
+    package static func binary() throws -> URL {
+        let binary = try packageRoot().appendingPathComponent(".build/debug/catalogd")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw CatalogdProcessError("\(binary.path) is missing: build it first with `swift build --build-tests`")
         }

@@ -1,5 +1,6 @@
 import CatalogAPI
 import CatalogClient
+import CatalogdTestSupport
 import ChildProcess
 import Foundation
 import Synchronization
@@ -16,7 +17,7 @@ import Glibc
 struct ClusterScriptTests {
     @Test("serves through the load balancer, keeps a Watch going while replicas are killed, and stops everything on SIGTERM")
     func failOverByHand() async throws {
-        let root = try Self.packageRoot()
+        let root = try CatalogdProcess.packageRoot()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,16 +129,5 @@ struct ClusterScriptTests {
             found.append(remotePort)
         }
         return found
-    }
-
-    /// The directory holding Package.swift above this file.
-    static func packageRoot(filePath: String = #filePath) throws -> URL {
-        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            let parent = directory.deletingLastPathComponent()
-            guard parent.path != directory.path else { throw CocoaError(.fileNoSuchFile) }
-            directory = parent
-        }
-        return directory
     }
 }
