@@ -12,7 +12,7 @@ struct JSONReadableTests {
     /// What `IDRequest` and `HealthCheckRequest` read themselves.
     static let plainForms = [
         #"{"id":42}"#, #" { "id" : -7 }"#, "{\"id\":\n0\t}\r\n", #"{"id":9223372036854775807}"#, #"{"id":-9223372036854775808}"#,
-        #"{}"#, #"{"service":""}"#, #"{"service":"catalog.v1.Catalog"}"#,
+        #"{}"#, #"{"service":""}"#, #"{"service":"catalog.v1.Catalog"}"#, #"{"service":"café"}"#,
     ]
 
     /// What the Filters requests read themselves.
@@ -89,7 +89,7 @@ struct JSONReadableTests {
         let others = [
             #"{"id":42,"other":1}"#, #"{"i\u0064":42}"#, #"{"id":4.2e1}"#, #"{"id":042}"#, #"{"id":-0}"#, #"{"id":1,"id":2}"#,
             #"{"id":null}"#, #"{"id":"42"}"#, #"{"id":9223372036854775808}"#, #"{"service":null}"#, #"{"service":"caf\u00e9"}"#,
-            #"{"service":"café"}"#, #"{"id":42}x"#, #"{"id":42,}"#, "", "[]",
+            #"{"id":42}x"#, #"{"id":42,}"#, "[]",
         ]
         for text in others {
             #expect(read(IDRequest.self, Array(text.utf8)) == nil, "\(text)")
@@ -112,7 +112,7 @@ struct JSONReadableTests {
     func randomInputs() {
         var generator = SplitMix64(seed: 0x5EED_1D)
         var readDirectly = 0
-        #expect(!RequestDecoder<ListItemsRequest>().readsJSONItself)
+        #expect(!RequestDecoder<Empty>().readsJSONItself)
         let checks = [
             Check(IDRequest.self), Check(HealthCheckRequest.self), Check(FilterIDRequest.self), Check(SelectFilterRequest.self),
             Check(SetPresentationRequest.self),
@@ -139,19 +139,13 @@ struct JSONReadableTests {
                 let foundation = try? JSONDecoder().decode(Message.self, from: Data(bytes.isEmpty ? Array("{}".utf8) : bytes))
                 #expect((try? JSONCodec.shared.decode(Message.self, from: bytes)) == foundation, "\(Message.self) \(text)")
                 #expect((try? routeDecoder.decode(bytes, with: JSONCodec.shared)) == foundation, "\(Message.self) \(text)")
-                return bytes.withUnsafeBytes { raw in
-                    var reader = JSONReader(raw)
-                    return Message(json: &reader) != nil
-                }
+                return JSONCodec.read(bytes) { Message(json: &$0) } != nil
             }
         }
     }
 
     /// The message as it reads itself; `nil` when it leaves `bytes` to Foundation.
     private func read<Message: JSONReadable>(_ type: Message.Type, _ bytes: [UInt8]) -> Message? {
-        bytes.withUnsafeBytes { bytes in
-            var reader = JSONReader(bytes)
-            return Message(json: &reader)
-        }
+        JSONCodec.read(bytes) { Message(json: &$0) }
     }
 }

@@ -58,7 +58,8 @@ public struct JSONCodec: MessageCodec {
     static func read<Message>(_ bytes: [UInt8], with read: (inout JSONReader) -> Message?) -> Message? {
         (bytes.isEmpty ? emptyObject : bytes).withUnsafeBytes { bytes in
             var reader = JSONReader(bytes)
-            return read(&reader)
+            guard let message = read(&reader), reader.isAtEnd() else { return nil }
+            return message
         }
     }
 
@@ -106,7 +107,7 @@ public struct JSONCodec: MessageCodec {
 
     private static func describe(_ type: Any.Type) -> String {
         switch type {
-        case is String.Type: "a string"
+        case is String.Type, is Date.Type, is any RawRepresentable<String>.Type: "a string"
         case is Bool.Type: "a boolean"
         case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type, is UInt32.Type: "an integer"
         case is Double.Type, is Float.Type: "a number"

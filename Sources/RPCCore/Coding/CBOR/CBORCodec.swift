@@ -3,7 +3,8 @@ import Foundation
 /// The CBOR codec of the contract (`application/grpc+cbor`): each message one CBOR map keyed by
 /// the JSON field names, values in CBOR's own types, timestamps as RFC 3339 text, absent
 /// optionals omitted, unknown keys ignored, a zero-length message read as `{}`. Messages are
-/// written deterministically (`CBORWriter`) and read strictly (`CBORReader`).
+/// written deterministically (`CBORWriter`) and read strictly (`CBORReader`); a message with
+/// generated paths (`CBORWritable`, `CBORReadable`) is written and read by them.
 public struct CBORCodec: MessageCodec {
     /// One codec shared by every call; encoding and decoding keep no state between calls.
     public static let shared = CBORCodec()
@@ -11,6 +12,11 @@ public struct CBORCodec: MessageCodec {
     public init() {}
 
     public func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {
+        if let writable = message as? any CBORWritable {
+            var writer = CBORWriter(reservingCapacity: 256)
+            writable.writeCBOR(to: &writer)
+            return writer.bytes
+        }
         let root = CBORNode()
         do {
             try CBORNode.encode(message, into: root, codingPath: [])
@@ -21,6 +27,16 @@ public struct CBORCodec: MessageCodec {
     }
 
     public func decode<Message: Decodable>(_ type: Message.Type, from bytes: [UInt8]) throws(RPCError) -> Message {
+        if let readable = Message.self as? any CBORReadable.Type {
+            var reader = CBORReader(bytes.isEmpty ? Self.emptyMap : bytes)
+            do {
+                let message = try readable.init(cbor: &reader)
+                try reader.finish()
+                return message as! Message
+            } catch {
+                throw error.rpcError
+            }
+        }
         let value: CBORValue
         do {
             value = bytes.isEmpty ? .map([]) : try CBORReader.decode(bytes)
@@ -35,4 +51,6 @@ public struct CBORCodec: MessageCodec {
             throw RPCError(.invalidArgument, "message does not decode: \(error)", detail: ErrorDetail(reason: "invalidMessage"))
         }
     }
+
+    private static let emptyMap: [UInt8] = [0xA0]
 }

@@ -5,10 +5,12 @@ package struct CBORReader {
     /// The most nested arrays, maps and tags accepted, by default.
     package static let defaultMaxDepth = 64
 
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     /// Where the next item starts.
-    package private(set) var offset: Int
-    private let maxDepth: Int
+    package internal(set) var offset: Int
+    let maxDepth: Int
+    /// How deep the map or array being read by a message's reader is nested.
+    var depth = 0
 
     package init(_ bytes: [UInt8], maxDepth: Int = CBORReader.defaultMaxDepth) {
         self.bytes = bytes
@@ -34,7 +36,7 @@ package struct CBORReader {
         try readValue(depth: 0)
     }
 
-    private mutating func readValue(depth: Int) throws(CBORError) -> CBORValue {
+    mutating func readValue(depth: Int) throws(CBORError) -> CBORValue {
         guard let value = try readValueOrBreak(depth: depth) else { throw error(.illFormed, "a break code outside an indefinite-length item", back: 1) }
         return value
     }
@@ -85,7 +87,7 @@ package struct CBORReader {
         }
     }
 
-    private mutating func readIndefinite(_ major: CBORMajorType, depth: Int) throws(CBORError) -> CBORValue {
+    mutating func readIndefinite(_ major: CBORMajorType, depth: Int) throws(CBORError) -> CBORValue {
         switch major {
         case .bytes, .text:
             var joined: [UInt8] = []
@@ -207,7 +209,7 @@ package struct CBORReader {
     }
 
     /// The `length` bytes of a string, which must all be in the input.
-    private mutating func readPayload(length: UInt64, at start: Int) throws(CBORError) -> [UInt8] {
+    mutating func readPayload(length: UInt64, at start: Int) throws(CBORError) -> [UInt8] {
         guard length <= UInt64(bytes.count - offset) else {
             throw error(.truncated, "a string of \(length) bytes runs past the end of the input", at: start)
         }
@@ -218,7 +220,7 @@ package struct CBORReader {
 
     /// A declared number of items, each at least `minimumBytesEach` bytes, that the rest of
     /// the input can hold.
-    private func count(_ declared: UInt64, minimumBytesEach: UInt64, at start: Int) throws(CBORError) -> Int {
+    func count(_ declared: UInt64, minimumBytesEach: UInt64, at start: Int) throws(CBORError) -> Int {
         let remaining = UInt64(bytes.count - offset)
         guard declared <= remaining / minimumBytesEach else {
             throw error(.truncated, "\(declared) items cannot fit in the \(remaining) bytes left", at: start)
@@ -226,7 +228,7 @@ package struct CBORReader {
         return Int(declared)
     }
 
-    private func text(_ utf8: [UInt8], at start: Int) throws(CBORError) -> String {
+    func text(_ utf8: [UInt8], at start: Int) throws(CBORError) -> String {
         guard let text = String(validating: utf8, as: UTF8.self) else { throw error(.invalid, "a text string is not UTF-8", at: start) }
         return text
     }

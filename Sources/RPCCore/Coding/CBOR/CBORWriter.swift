@@ -2,12 +2,15 @@
 /// integer and length, floats in the shortest of 16, 32 and 64 bits that keeps the value,
 /// definite lengths only. Map keys must be written in the bytewise order of their encodings:
 /// `write(_ value:)` sorts them; a caller writing a map entry by entry writes them in order.
-package struct CBORWriter: Sendable {
-    package private(set) var bytes: [UInt8] = []
+package struct CBORWriter: ~Copyable {
+    var output: ByteOutput
 
-    package init(reservingCapacity capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+    package init(reservingCapacity capacity: Int = 64) {
+        output = ByteOutput(capacity: capacity)
     }
+
+    /// A copy of the bytes written so far.
+    package var bytes: [UInt8] { output.bytes() }
 
     // MARK: Heads
 
@@ -16,24 +19,24 @@ package struct CBORWriter: Sendable {
         let high = major.rawValue << 5
         switch argument {
         case 0..<24:
-            bytes.append(high | UInt8(argument))
+            output.append(high | UInt8(argument))
         case 24...0xFF:
-            bytes.append(high | 24)
-            bytes.append(UInt8(argument))
+            output.append(high | 24)
+            output.append(UInt8(argument))
         case 0x100...0xFFFF:
-            bytes.append(high | 25)
+            output.append(high | 25)
             appendBigEndian(UInt16(argument))
         case 0x1_0000...0xFFFF_FFFF:
-            bytes.append(high | 26)
+            output.append(high | 26)
             appendBigEndian(UInt32(argument))
         default:
-            bytes.append(high | 27)
+            output.append(high | 27)
             appendBigEndian(argument)
         }
     }
 
     private mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { output.append($0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     // MARK: Scalars
@@ -55,24 +58,24 @@ package struct CBORWriter: Sendable {
     }
 
     package mutating func writeBool(_ value: Bool) {
-        bytes.append(value ? 0xF5 : 0xF4)
+        output.append(value ? 0xF5 : 0xF4)
     }
 
     package mutating func writeNull() {
-        bytes.append(0xF6)
+        output.append(0xF6)
     }
 
     /// The shortest of half, single and double precision that holds `value` exactly; NaN as
     /// the half-precision quiet NaN `f97e00`.
     package mutating func writeDouble(_ value: Double) {
         if let half = CBORFloat.halfBits(exactly: value) {
-            bytes.append(0xF9)
+            output.append(0xF9)
             appendBigEndian(half)
         } else if let single = Float(exactly: value) {
-            bytes.append(0xFA)
+            output.append(0xFA)
             appendBigEndian(single.bitPattern)
         } else {
-            bytes.append(0xFB)
+            output.append(0xFB)
             appendBigEndian(value.bitPattern)
         }
     }
@@ -81,13 +84,13 @@ package struct CBORWriter: Sendable {
         var value = value
         value.withUTF8 { utf8 in
             writeHead(.text, UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
+            output.append(utf8)
         }
     }
 
     package mutating func writeBytes(_ value: some Collection<UInt8>) {
         writeHead(.bytes, UInt64(value.count))
-        bytes.append(contentsOf: value)
+        for byte in value { output.append(byte) }
     }
 
     /// An array of `count` items; write them next.
@@ -105,8 +108,8 @@ package struct CBORWriter: Sendable {
     }
 
     /// Appends bytes that already hold whole CBOR items.
-    package mutating func writeEncoded(_ encoded: some Collection<UInt8>) {
-        bytes.append(contentsOf: encoded)
+    package mutating func writeEncoded(_ encoded: [UInt8]) {
+        encoded.withUnsafeBufferPointer { output.append($0) }
     }
 
     // MARK: Values
@@ -129,7 +132,7 @@ package struct CBORWriter: Sendable {
                 return (key.bytes, entry.value)
             }
             for entry in encoded.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                bytes.append(contentsOf: entry.key)
+                writeEncoded(entry.key)
                 write(entry.value)
             }
         case .tagged(let tag, let content):
@@ -137,14 +140,14 @@ package struct CBORWriter: Sendable {
             write(content)
         case .simple(let simple):
             if simple < 24 {
-                bytes.append(0xE0 | simple)
+                output.append(0xE0 | simple)
             } else {
-                bytes.append(0xF8)
-                bytes.append(simple)
+                output.append(0xF8)
+                output.append(simple)
             }
         case .bool(let flag): writeBool(flag)
         case .null: writeNull()
-        case .undefined: bytes.append(0xF7)
+        case .undefined: output.append(0xF7)
         case .float(let number): writeDouble(number)
         }
     }

@@ -58,7 +58,7 @@ final class JSONEncodingStream {
     // so the runtime's exclusivity checks (a quarter of the encoding time) are left out.
 
     /// The JSON written so far; containers append their scalars here after starting them.
-    @exclusivity(unchecked) var output = JSONOutput(capacity: 1024)
+    @exclusivity(unchecked) var output = ByteOutput(capacity: 1024)
     @exclusivity(unchecked) private var open: [OpenValue] = []
     @exclusivity(unchecked) private var lastID = 0
     /// Set by the first write this stream cannot express; nothing is written after it.

@@ -1,16 +1,19 @@
-/// A small request that reads its usual JSON itself, without `Codable`: Foundation's decoder
-/// costs more than the rest of a point read's call.
+import Foundation
+
+/// A message that reads its usual JSON itself, without `Codable`: Foundation's decoder costs
+/// more than the rest of a point read's call. Generated from the message's description.
 ///
-/// `init?(json:)` reads the plain form (a flat object of the expected members) and returns
-/// `nil` for anything else; the codec then decodes through `Decodable`, which also words the
-/// errors. It must never accept JSON that `Decodable` would reject, nor read it differently.
+/// `init?(json:)` reads the plain form (an object of the expected members, no escapes, no
+/// `null` but for a field update, timestamps as the codec writes them) and returns `nil` for
+/// anything else; the codec then decodes through `Decodable`, which also words the errors. It
+/// must never accept JSON that `Decodable` would reject, nor read it differently.
 package protocol JSONReadable: Decodable {
     init?(json reader: inout JSONReader)
 }
 
-/// A strict reader of one JSON object: members whose keys and strings need no escapes,
-/// integers in their shortest form, and booleans. Every read returns `nil` (or `false`) at
-/// anything else.
+/// A strict reader of JSON objects: members whose keys and strings need no escapes, integers in
+/// their shortest form, numbers, booleans, arrays and nested objects. Every read returns `nil`
+/// (or `false`) at anything else.
 package struct JSONReader: ~Copyable {
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
@@ -19,9 +22,8 @@ package struct JSONReader: ~Copyable {
         self.bytes = bytes
     }
 
-    /// Reads the whole input as one object: `member` gets each key and must read its value;
-    /// it returns `false` to give up. Returns whether the object was read to its end, with
-    /// nothing but whitespace after it.
+    /// Reads an object: `member` gets each key and must read its value; it returns `false` to
+    /// give up. Returns whether the object was read to its end.
     package mutating func readObject(_ member: (inout JSONReader, String) -> Bool) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         if !consume(UInt8(ascii: "}")) {
@@ -30,8 +32,35 @@ package struct JSONReader: ~Copyable {
             } while consume(UInt8(ascii: ","))
             guard consume(UInt8(ascii: "}")) else { return false }
         }
+        return true
+    }
+
+    /// Reads an array, each element with `element`; `nil` when one of them gives up.
+    package mutating func array<Element>(_ element: (inout JSONReader) -> Element?) -> [Element]? {
+        guard consume(UInt8(ascii: "[")) else { return nil }
+        var elements: [Element] = []
+        if !consume(UInt8(ascii: "]")) {
+            repeat {
+                guard let value = element(&self) else { return nil }
+                elements.append(value)
+            } while consume(UInt8(ascii: ","))
+            guard consume(UInt8(ascii: "]")) else { return nil }
+        }
+        return elements
+    }
+
+    /// Whether nothing but whitespace is left.
+    package mutating func isAtEnd() -> Bool {
         skipWhitespace()
         return index == bytes.count
+    }
+
+    /// Takes `null` if it comes next.
+    package mutating func null() -> Bool {
+        skipWhitespace()
+        guard matches("null") else { return false }
+        index += 4
+        return true
     }
 
     /// An integer without fraction, exponent, leading zeros or minus zero, that fits.
@@ -73,19 +102,63 @@ package struct JSONReader: ~Copyable {
         return nil
     }
 
-    /// A string of printable ASCII without escapes.
+    /// A string without escapes or control characters, in valid UTF-8.
     package mutating func string() -> String? {
+        guard let utf8 = stringBytes() else { return nil }
+        return utf8.isASCII ? String(decoding: utf8.bytes, as: UTF8.self) : String(validating: utf8.bytes, as: UTF8.self)
+    }
+
+    /// A number, as `Double(_:)` reads its text (which is how Foundation's decoder reads it):
+    /// JSON's number grammar, finite.
+    package mutating func double() -> Double? {
+        skipWhitespace()
+        let start = index
+        if peek == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek, isDigit(first) else { return nil }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if peek == UInt8(ascii: ".") {
+            index += 1
+            guard let byte = peek, isDigit(byte) else { return nil }
+            skipDigits()
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            guard let byte = peek, isDigit(byte) else { return nil }
+            skipDigits()
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let number = Double(text), number.isFinite else { return nil }
+        return number
+    }
+
+    /// A timestamp exactly as the codec writes it (`2026-01-23T10:00:00Z`).
+    package mutating func date() -> Date? {
+        guard let utf8 = stringBytes() else { return nil }
+        return RFC3339.parse(utf8.bytes)
+    }
+
+    /// The bytes between the quotes of a string without escapes or control characters.
+    private mutating func stringBytes() -> (bytes: UnsafeRawBufferPointer, isASCII: Bool)? {
         skipWhitespace()
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
+        var high: UInt8 = 0
         while let byte = peek, byte != UInt8(ascii: "\"") {
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+            guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+            high |= byte
             index += 1
         }
         guard index < bytes.count else { return nil }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         index += 1
-        return text
+        return (UnsafeRawBufferPointer(rebasing: bytes[start..<index - 1]), high < 0x80)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func skipDigits() {
+        while let byte = peek, isDigit(byte) { index += 1 }
     }
 
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }

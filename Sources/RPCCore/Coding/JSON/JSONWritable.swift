@@ -13,10 +13,10 @@ package protocol JSONWritable: Encodable {
 /// Writes JSON straight into the codec's buffer: objects, arrays of objects and members, with
 /// the commas between them and scalars exactly as the codec's `Encodable` path writes them.
 package struct JSONWriter: ~Copyable {
-    var output: JSONOutput
+    var output: ByteOutput
 
     init(capacity: Int) {
-        output = JSONOutput(capacity: capacity)
+        output = ByteOutput(capacity: capacity)
     }
 
     package mutating func beginObject() {
@@ -48,7 +48,7 @@ package struct JSONWriter: ~Copyable {
     /// A member with a string value.
     package mutating func member(_ name: StaticString, _ string: String) {
         key(name)
-        output.appendString(string)
+        value(string)
     }
 
     /// A member left out when `string` is nil, as `Codable` leaves out an absent optional.
@@ -59,7 +59,7 @@ package struct JSONWriter: ~Copyable {
 
     package mutating func member(_ name: StaticString, _ integer: some FixedWidthInteger) {
         key(name)
-        output.appendInteger(integer)
+        value(integer)
     }
 
     /// A member left out when `integer` is nil.
@@ -70,20 +70,70 @@ package struct JSONWriter: ~Copyable {
 
     package mutating func member(_ name: StaticString, _ bool: Bool) {
         key(name)
-        output.append(bool ? "true" : "false")
+        value(bool)
+    }
+
+    /// A member left out when `bool` is nil.
+    package mutating func member(_ name: StaticString, _ bool: Bool?) {
+        guard let bool else { return }
+        member(name, bool)
     }
 
     /// A member with an RFC 3339 date, as the codec writes every `Date`.
     package mutating func member(_ name: StaticString, _ date: Date) {
         key(name)
+        value(date)
+    }
+
+    /// A member left out when `date` is nil.
+    package mutating func member(_ name: StaticString, _ date: Date?) {
+        guard let date else { return }
+        member(name, date)
+    }
+
+    package mutating func member(_ name: StaticString, _ number: Double) {
+        key(name)
+        value(number)
+    }
+
+    /// A member left out when `number` is nil.
+    package mutating func member(_ name: StaticString, _ number: Double?) {
+        guard let number else { return }
+        member(name, number)
+    }
+
+    // MARK: Values of array elements, or of members after `key(_:)`
+
+    package mutating func value(_ string: String) {
+        separate()
+        output.appendString(string)
+    }
+
+    package mutating func value(_ integer: some FixedWidthInteger) {
+        separate()
+        output.appendInteger(integer)
+    }
+
+    package mutating func value(_ bool: Bool) {
+        separate()
+        output.append(bool ? "true" : "false")
+    }
+
+    package mutating func value(_ date: Date) {
+        separate()
         output.appendDate(date)
     }
 
-    /// A member with a finite number; a NaN or infinity, which JSON cannot hold, is written as
-    /// `null` (where the `Encodable` path would fail the whole message).
-    package mutating func member(_ name: StaticString, _ number: Double) {
-        key(name)
+    /// A finite number; a NaN or infinity, which JSON cannot hold, is written as `null` (where
+    /// the `Encodable` path would fail the whole message).
+    package mutating func value(_ number: Double) {
+        separate()
         if number.isFinite { output.appendNumber(number) } else { output.append("null") }
+    }
+
+    package mutating func null() {
+        separate()
+        output.append("null")
     }
 
     /// A comma unless this is the first member or element, or a value after its key.

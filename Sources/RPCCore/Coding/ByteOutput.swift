@@ -3,7 +3,7 @@ import Foundation
 /// The growing bytes of one encoding. Appends check the capacity and copy, nothing more: an
 /// `Array` also checks on every append that its storage is not shared, which cost the encoder
 /// a tenth of its time.
-struct JSONOutput: ~Copyable {
+struct ByteOutput: ~Copyable {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// The bytes written so far.
@@ -11,7 +11,7 @@ struct JSONOutput: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        guard let storage = malloc(self.capacity) else { fatalError("out of memory for \(self.capacity) bytes of JSON") }
+        guard let storage = malloc(self.capacity) else { fatalError("out of memory for \(self.capacity) bytes of output") }
         self.storage = storage.assumingMemoryBound(to: UInt8.self)
     }
 
@@ -62,7 +62,7 @@ struct JSONOutput: ~Copyable {
     @inline(never)
     private mutating func grow(toHold extra: Int) {
         let newCapacity = max(capacity * 2, count + extra)
-        guard let newStorage = realloc(storage, newCapacity) else { fatalError("out of memory for \(newCapacity) bytes of JSON") }
+        guard let newStorage = realloc(storage, newCapacity) else { fatalError("out of memory for \(newCapacity) bytes of output") }
         storage = newStorage.assumingMemoryBound(to: UInt8.self)
         capacity = newCapacity
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// JSON scalars in UTF-8, byte for byte as Foundation's `JSONEncoder` writes them with
 /// `.withoutEscapingSlashes`.
-extension JSONOutput {
+extension ByteOutput {
     /// Appends `string` in quotes, escaping `"`, `\` and the control characters U+0000 to U+001F
     /// (`\b \t \n \f \r` in their short forms, the others as `\u00xx`); everything else, `/` and
     /// non-ASCII included, is copied as it is.
