@@ -63,8 +63,13 @@ let package = Package(
         ),
         .target(
             name: "CatalogAPI",
-            dependencies: ["RPCCore"]
+            dependencies: ["RPCCore"],
+            exclude: ["Wire"]
         ),
+        // Writes CatalogAPI's messages from their descriptions (Sources/CatalogAPI/Wire):
+        // `swift run wiregen`.
+        .target(name: "WireGen"),
+        .executableTarget(name: "wiregen", dependencies: ["WireGen"]),
         .target(
             name: "CatalogStore",
             dependencies: ["CatalogAPI"]
@@ -233,6 +238,10 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tests/TestCertificates"
+        ),
+        .testTarget(
+            name: "WireGenTests",
+            dependencies: ["WireGen"]
         ),
         .testTarget(
             name: "FuzzRegressionTests",

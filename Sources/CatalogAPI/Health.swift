@@ -14,33 +14,6 @@ public enum Health {
     )
 }
 
-/// Asks about one service; absent or `""` means the server as a whole.
-public struct HealthCheckRequest: Codable, Sendable, Hashable {
-    public var service: String?
-
-    public init(service: String? = nil) { self.service = service }
-}
-
-extension HealthCheckRequest: JSONReadable {
-    package init?(json reader: inout JSONReader) {
-        var service: String?
-        let read = reader.readObject { reader, key in
-            guard key == "service", service == nil, let value = reader.string() else { return false }
-            service = value
-            return true
-        }
-        guard read else { return nil }
-        self.init(service: service)
-    }
-}
-
-/// The serving status of a service.
-public struct HealthCheckResponse: Codable, Sendable, Hashable {
-    public var status: ServingStatus
-
-    public init(status: ServingStatus) { self.status = status }
-}
-
 /// `SERVING` or `NOT_SERVING`.
 public struct ServingStatus: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: String
@@ -51,4 +24,10 @@ public struct ServingStatus: RawRepresentable, Codable, Sendable, Hashable, Cust
     public static let notServing = ServingStatus(rawValue: "NOT_SERVING")
 
     public var description: String { rawValue }
+}
+
+extension ServingStatus: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        JSONSchema.enumeration([ServingStatus.serving.rawValue, ServingStatus.notServing.rawValue])
+    }
 }
