@@ -91,6 +91,7 @@ public enum CatalogContract {
                 clientStreaming: method.descriptor.kind.clientStreaming,
                 serverStreaming: method.descriptor.kind.serverStreaming,
                 role: method.role.name,
+                contentTypes: ContentType.all.map(\.headerValue),
                 request: method.requestSchema,
                 response: method.responseSchema
             )

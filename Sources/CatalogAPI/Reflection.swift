@@ -8,8 +8,8 @@ public enum Reflection {
     public static let describe = UnaryMethod<Empty, ContractDocument>(service: serviceName, method: "Describe")
 }
 
-/// The contract document: every service and method with its streaming kind, least role and
-/// the JSON Schema of its request and response.
+/// The contract document: every service and method with its streaming kind, least role, the
+/// content types it accepts and the JSON Schema of its request and response.
 public struct ContractDocument: Codable, Sendable, Hashable {
     public struct Service: Codable, Sendable, Hashable {
         /// e.g. `catalog.v1.Categories`.
@@ -31,6 +31,9 @@ public struct ContractDocument: Codable, Sendable, Hashable {
         public var serverStreaming: Bool
         /// `none`, `reader`, `writer` or `admin`.
         public var role: String
+        /// The `content-type` values the method accepts, each selecting its codec; the
+        /// response echoes the request's.
+        public var contentTypes: [String]
         /// The JSON Schema of the request message.
         public var request: JSONValue
         /// The JSON Schema of the response message (of each one, when streaming).
@@ -38,13 +41,14 @@ public struct ContractDocument: Codable, Sendable, Hashable {
 
         public init(
             name: String, path: String, clientStreaming: Bool, serverStreaming: Bool, role: String,
-            request: JSONValue, response: JSONValue
+            contentTypes: [String], request: JSONValue, response: JSONValue
         ) {
             self.name = name
             self.path = path
             self.clientStreaming = clientStreaming
             self.serverStreaming = serverStreaming
             self.role = role
+            self.contentTypes = contentTypes
             self.request = request
             self.response = response
         }
@@ -70,10 +74,11 @@ extension ContractDocument: JSONSchemaDescribable {
                 "clientStreaming": JSONSchema.boolean,
                 "serverStreaming": JSONSchema.boolean,
                 "role": JSONSchema.enumeration([MethodRole.none, .reader, .writer, .admin].map(\.name)),
+                "contentTypes": JSONSchema.array(of: JSONSchema.enumeration(ContentType.all.map(\.headerValue))),
                 "request": anySchema,
                 "response": anySchema,
             ],
-            required: ["name", "path", "clientStreaming", "serverStreaming", "role", "request", "response"]
+            required: ["name", "path", "clientStreaming", "serverStreaming", "role", "contentTypes", "request", "response"]
         )
         let service = JSONSchema.object(
             properties: ["name": JSONSchema.string, "methods": JSONSchema.array(of: method)],

@@ -34,6 +34,15 @@ struct ContractSchemaTests {
         )
     }
 
+    @Test("every method lists the content types the server reads, each selecting its own codec")
+    func contentTypes() {
+        for method in CatalogContract.document.services.flatMap(\.methods) {
+            #expect(method.contentTypes == ["application/grpc", "application/grpc+json", "application/grpc+cbor"], "\(method.path)")
+            let codecs = method.contentTypes.compactMap { ContentType(headerValue: $0)?.codecName }
+            #expect(codecs == ["json", "json", "cbor"], "\(method.path)")
+        }
+    }
+
     @Test("the document names the package and lists services in name order, each once")
     func documentShape() {
         let document = CatalogContract.document

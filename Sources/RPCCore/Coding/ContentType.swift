@@ -12,6 +12,9 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// `application/grpc+cbor`: the messages as CBOR.
     public static let grpcCBOR = ContentType(headerValue: "application/grpc+cbor", codecName: "cbor")
 
+    /// Every content type a server of this package accepts, for each method.
+    public static let all: [ContentType] = [.grpc, .grpcJSON, .grpcCBOR]
+
     private init(headerValue: String, codecName: String) {
         self.headerValue = headerValue
         self.codecName = codecName
