@@ -384,7 +384,8 @@ let package = Package(
                 "RPCCore",
                 "RPCHTTP2",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("Python")]
         ),
         .testTarget(
             name: "CatalogCLITests",
