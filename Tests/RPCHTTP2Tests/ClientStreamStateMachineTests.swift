@@ -71,6 +71,25 @@ struct ClientStreamStateMachineTests {
         }
     }
 
+    @Test("an answer in another codec than the request's fails the call; the same codec under another name does not")
+    func answeredInAnotherCodec() {
+        for (requestCodec, answered, fails) in [
+            ("cbor", "application/grpc+json", true), ("json", "application/grpc+cbor", true), ("cbor", "application/grpc", true),
+            ("json", "application/grpc+json", false), ("json", "application/grpc", false), ("cbor", "application/grpc+cbor", false),
+            ("json", "application/grpc+proto", false),
+        ] {
+            var machine = Machine()
+            machine.requestCodec = requestCodec
+            let action = machine.receivedHeaders(Self.block([(":status", "200"), ("content-type", answered)]), endStream: false)
+            if case .fail(let error) = action {
+                #expect(fails, "\(requestCodec) answered as \(answered): \(error)")
+                #expect(error.code == .internalError && error.message.contains(answered))
+            } else {
+                #expect(!fails, "\(requestCodec) answered as \(answered): \(action)")
+            }
+        }
+    }
+
     @Test("a compressed response names its algorithm for the deframer")
     func compressed() {
         var machine = Machine()

@@ -133,6 +133,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             maxMessageSize: configuration.maxReceiveMessageSize,
             maxHeaderListSize: ClientStream.maxHeaderListSize
         )
+        state.machine.requestCodec = ContentType(headerValue: configuration.contentType)?.codecName
         guard let id = session.submitRequest(headers: headers) else {
             throw RPCError(.unavailable, "the connection cannot open more streams")
         }

@@ -24,6 +24,8 @@ extension ClientStream {
         private(set) var response = Response.awaitingHeaders
         /// Whether the request's END_STREAM is queued: the body ends once it is sent.
         private(set) var requestEnded = false
+        /// The codec of the request's content type (`json`, `cbor`): messages in another fail the call.
+        var requestCodec: String?
 
         /// Whether the caller has the call's outcome.
         var isFinished: Bool { response == .ended }
@@ -59,7 +61,8 @@ extension ClientStream {
                 response = .ended
                 return .end(initialMetadata: nil, trailers: ResponseTrailers(headerFields: headers.fields))
             case .awaitingHeaders:
-                if let error = Self.responseError(headers) {
+                // A trailers-only answer carries no message, so its codec does not matter.
+                if let error = Self.responseError(headers, requestCodec: endStream ? nil : requestCodec) {
                     response = .ended
                     return .fail(error)
                 }
@@ -105,7 +108,7 @@ extension ClientStream {
         }
 
         /// The error a response's first header block stands for, if any.
-        static func responseError(_ headers: HeaderList) -> RPCError? {
+        static func responseError(_ headers: HeaderList, requestCodec: String?) -> RPCError? {
             let status = headers.first(":status") ?? ""
             guard status == "200" else {
                 let code: StatusCode =
@@ -123,6 +126,10 @@ extension ClientStream {
             let contentType = headers.first("content-type") ?? ""
             guard contentType.hasPrefix("application/grpc") else {
                 return RPCError(.internalError, "unexpected response content-type '\(contentType)'")
+            }
+            if let requestCodec, let answered = ContentType(headerValue: contentType), answered.codecName != requestCodec {
+                return RPCError(
+                    .internalError, "the server answered a \(requestCodec) call in \(answered.codecName) (content-type '\(contentType)')")
             }
             return nil
         }

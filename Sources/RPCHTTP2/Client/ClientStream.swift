@@ -9,7 +9,7 @@ final class ClientStream {
     /// The caller's side until the call ends; then let go, since the call holds this state too.
     private var call: ClientCall?
     private var headers: HeaderList
-    private(set) var machine = StateMachine()
+    var machine = StateMachine()
     private var inbound: InboundBody
     private let maxMessageSize: Int
     private let compression: CompressionAlgorithm
