@@ -66,10 +66,14 @@ public enum FuzzTargets {
 
     /// Decodes `bytes` as a `type` request the way the server does with `codec`. When that
     /// succeeds, the message encoded again must decode too; in CBOR, the encoding must be the
-    /// deterministic one.
+    /// deterministic one. A message with generated readers must accept exactly what its
+    /// `Codable` conformance accepts, as the same value.
     public static func decodeRequest<Request: Codable & Sendable>(
         _ bytes: [UInt8], as type: Request.Type, codec: any MessageCodec = JSONCodec()
     ) throws(FuzzFailure) {
+        if let comparable = Request.self as? any (Codable & Hashable).Type {
+            try compareWithCodable(comparable, bytes, codec: codec)
+        }
         let request: Request
         do {
             request = try codec.decode(type, from: bytes)
@@ -90,6 +94,16 @@ public enum FuzzTargets {
         }
     }
 
+    private static func compareWithCodable<Message: Codable & Hashable>(
+        _ type: Message.Type, _ bytes: [UInt8], codec: any MessageCodec
+    ) throws(FuzzFailure) {
+        let generated = try? codec.decode(Message.self, from: bytes)
+        let codable = try? codec.decode(ThroughCodable<Message>.self, from: bytes).message
+        guard generated == codable else {
+            throw FuzzFailure("\(Message.self): the generated reader reads \(String(describing: generated)), Codable \(String(describing: codable))")
+        }
+    }
+
     private static func expect(_ error: RPCError, in codes: Set<StatusCode>, _ what: String) throws(FuzzFailure) {
         guard codes.contains(error.code) else {
             throw FuzzFailure("\(what) failed with \(error.code), expected one of \(codes): \(error.message)")
@@ -104,4 +118,11 @@ public struct FuzzFailure: Error, CustomStringConvertible {
     public init(_ description: String) {
         self.description = description
     }
+}
+
+/// A message through its `Codable` conformance only: the codecs see no generated path.
+private struct ThroughCodable<Message: Codable & Hashable>: Codable, Hashable {
+    var message: Message
+    init(from decoder: any Decoder) throws { message = try Message(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try message.encode(to: encoder) }
 }
