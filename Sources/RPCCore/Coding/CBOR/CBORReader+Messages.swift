@@ -174,8 +174,9 @@ extension CBORReader {
         let start = offset
         switch try messageHead() {
         case .item(.text, let length):
-            let utf8 = try orMalformed { () throws(CBORError) in try readPayload(length: length, at: start) }
-            return try orMalformed { () throws(CBORError) in try text(utf8, at: start) }
+            let text = try withPayload(length: length, itemStart: start) { String(validating: $0, as: UTF8.self) }
+            guard let text else { throw CBORMessageError(.malformed(error(.invalid, "a text string is not UTF-8", at: start))) }
+            return text
         case .indefinite(.text):
             guard case .text(let text) = try orMalformed({ () throws(CBORError) in try readIndefinite(.text, depth: depth) }) else {
                 fatalError("an indefinite text string reads as text")
@@ -227,6 +228,12 @@ extension CBORReader {
     /// RFC 3339 text, the same in tag 0, or seconds since 1970 in tag 1.
     package mutating func readDate() throws(CBORMessageError) -> Date {
         let start = offset
+        // The form the codec writes, read in place: a definite text of 20 ASCII bytes.
+        if offset < bytes.count, bytes[offset] == 0x74 {
+            offset += 1
+            if let date = try withPayload(length: 20, itemStart: start, { RFC3339.parse(UnsafeRawBufferPointer($0)) }) { return date }
+            offset = start
+        }
         let isText = offset < bytes.count && bytes[offset] >> 5 == CBORMajorType.text.rawValue
         let value: CBORValue = isText ? .text(try readString()) : try orMalformed { () throws(CBORError) in try readValue(depth: depth) }
         switch value {
@@ -266,6 +273,19 @@ extension CBORReader {
             throw CBORMessageError(.malformed(error(.illFormed, "a break code outside an indefinite-length item", at: start)))
         }
         return head
+    }
+
+    /// Calls `body` with the next `length` bytes, which must all be in the input, and moves
+    /// past them; `start` is where their item began, for the error.
+    private mutating func withPayload<T>(
+        length: UInt64, itemStart start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T
+    ) throws(CBORMessageError) -> T {
+        guard length <= UInt64(bytes.count - offset) else {
+            throw CBORMessageError(.malformed(error(.truncated, "a string of \(length) bytes runs past the end of the input", at: start)))
+        }
+        let from = offset
+        offset += Int(length)
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[from..<offset])) }
     }
 
     private mutating func enter(at start: Int) throws(CBORMessageError) {
