@@ -56,6 +56,15 @@ struct CBORCodecTests {
         #expect(try Self.codec.decode(IDRequest.self, from: writer.bytes) == IDRequest(id: 5))
         // {_ "id": 5}
         #expect(try Self.codec.decode(IDRequest.self, from: [0xBF, 0x62, 0x69, 0x64, 0x05, 0xFF]) == IDRequest(id: 5))
+        // {_ (_ "i", "d"): 5}: a key sent in chunks is the same key.
+        #expect(try Self.codec.decode(IDRequest.self, from: [0xBF, 0x7F, 0x61, 0x69, 0x61, 0x64, 0xFF, 0x05, 0xFF]) == IDRequest(id: 5))
+        // {"id": 5, (_ "z"): 6}: an unknown key in chunks is ignored.
+        #expect(try Self.codec.decode(IDRequest.self, from: [0xA2, 0x62, 0x69, 0x64, 0x05, 0x7F, 0x61, 0x7A, 0xFF, 0x06]) == IDRequest(id: 5))
+        // {"id": 5, (_ "i", "d"): 6}: the same key twice, once in chunks, is invalid.
+        let twice = #expect(throws: RPCError.self) {
+            try Self.codec.decode(IDRequest.self, from: [0xA2, 0x62, 0x69, 0x64, 0x05, 0x7F, 0x61, 0x69, 0x61, 0x64, 0xFF, 0x06])
+        }
+        #expect(twice?.detail?.reason == "invalidMessage")
     }
 
     @Test("a wrong type is INVALID_ARGUMENT naming the field; ill-formed bytes are INVALID_ARGUMENT invalidMessage")

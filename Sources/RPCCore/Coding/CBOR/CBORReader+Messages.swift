@@ -28,12 +28,12 @@ package struct CBORArrayCursor {
     package var capacity: Int { remaining ?? 0 }
 }
 
-/// A text key of a map, not yet checked to be UTF-8: where its bytes are in the input, or the
-/// joined chunks of a key sent in chunks.
+/// A text key of a map, not yet checked to be UTF-8: where its bytes are in the input, or, for
+/// a key sent in chunks, that they are the reader's `joinedKey`.
 package struct CBORKey {
     let start: Int
     package let count: Int
-    var joined: [UInt8]? = nil
+    var isJoined = false
 }
 
 extension CBORReader {
@@ -42,6 +42,10 @@ extension CBORReader {
     /// Starts reading a message's map; a message is always a map.
     package mutating func beginMap() throws(CBORMessageError) -> CBORMapCursor {
         let start = offset
+        if let count = shortHead(.map) {
+            try enter(at: start)
+            return CBORMapCursor(remaining: try orMalformed { () throws(CBORError) in try self.count(count, minimumBytesEach: 2, at: start) })
+        }
         let head = try messageHead()
         switch head {
         case .item(.map, let count):
@@ -72,7 +76,7 @@ extension CBORReader {
                 return nil
             }
             let start = offset
-            let head = try messageHead()
+            let head = try textHeadOrAny()
             if case .item(.text, let length) = head {
                 _ = try orMalformed { () throws(CBORError) in try self.checkLength(length, at: start) }
                 let key = CBORKey(start: offset, count: Int(length))
@@ -81,7 +85,10 @@ extension CBORReader {
             }
             offset = start
             let key = try orMalformed { () throws(CBORError) in try readValue(depth: depth) }
-            if case .text(let text) = key { return CBORKey(start: start, count: text.utf8.count, joined: Array(text.utf8)) }
+            if case .text(let text) = key {
+                joinedKey = Array(text.utf8)
+                return CBORKey(start: start, count: joinedKey.count, isJoined: true)
+            }
             try passOver(key, at: start, in: &map)
         }
     }
@@ -89,17 +96,17 @@ extension CBORReader {
     /// Whether `key` is `name`, byte for byte.
     package func key(_ key: CBORKey, is name: StaticString) -> Bool {
         guard key.count == name.utf8CodeUnitCount else { return false }
-        if let joined = key.joined {
-            return joined.withUnsafeBytes { memcmp($0.baseAddress!, name.utf8Start, key.count) == 0 }
-        }
-        return bytes.withUnsafeBytes { bytes in
-            memcmp(bytes.baseAddress! + key.start, name.utf8Start, key.count) == 0
+        let expected = name.utf8Start
+        return (key.isJoined ? joinedKey : bytes).withUnsafeBufferPointer { bytes in
+            let start = key.isJoined ? 0 : key.start
+            for index in 0..<key.count where bytes[start + index] != expected[index] { return false }
+            return true
         }
     }
 
     /// Checks and passes over the value of a key that is no field of the message.
     package mutating func skipValue(of key: CBORKey, in map: inout CBORMapCursor) throws(CBORMessageError) {
-        let utf8 = key.joined ?? Array(bytes[key.start..<key.start + key.count])
+        let utf8 = key.isJoined ? joinedKey : Array(bytes[key.start..<key.start + key.count])
         let text = try orMalformed { () throws(CBORError) in try self.text(utf8, at: key.start) }
         try passOver(.text(text), at: key.start, in: &map)
     }
@@ -115,6 +122,10 @@ extension CBORReader {
 
     package mutating func beginArray() throws(CBORMessageError) -> CBORArrayCursor {
         let start = offset
+        if let count = shortHead(.array) {
+            try enter(at: start)
+            return CBORArrayCursor(remaining: try orMalformed { () throws(CBORError) in try self.count(count, minimumBytesEach: 1, at: start) })
+        }
         switch try messageHead() {
         case .item(.array, let count):
             try enter(at: start)
@@ -144,7 +155,9 @@ extension CBORReader {
         return false
     }
 
-    /// Every element, read by `element`; an error names the element's index.
+    /// Every element, read by `element`; an error names the element's index. Inlinable, so
+    /// that a message's module reads its arrays without generic metadata at run time.
+    @inlinable
     package mutating func readArray<Element>(
         _ element: (inout CBORReader) throws(CBORMessageError) -> Element
     ) throws(CBORMessageError) -> [Element] {
@@ -172,9 +185,9 @@ extension CBORReader {
 
     package mutating func readString() throws(CBORMessageError) -> String {
         let start = offset
-        switch try messageHead() {
+        switch try textHeadOrAny() {
         case .item(.text, let length):
-            let text = try withPayload(length: length, itemStart: start) { String(validating: $0, as: UTF8.self) }
+            let text: String? = try withPayload(length: length, itemStart: start) { (utf8: UnsafeBufferPointer<UInt8>) -> String? in String(checkingUTF8: utf8) }
             guard let text else { throw CBORMessageError(.malformed(error(.invalid, "a text string is not UTF-8", at: start))) }
             return text
         case .indefinite(.text):
@@ -190,6 +203,10 @@ extension CBORReader {
 
     package mutating func readBool() throws(CBORMessageError) -> Bool {
         let start = offset
+        if offset < bytes.count, bytes[offset] | 1 == 0xF5 {
+            offset += 1
+            return bytes[start] == 0xF5
+        }
         if case .simple(.bool(let flag)) = try messageHead() { return flag }
         offset = start
         throw try mismatch(expected: "a boolean")
@@ -197,6 +214,8 @@ extension CBORReader {
 
     package mutating func readInt64() throws(CBORMessageError) -> Int64 {
         let start = offset
+        if let n = shortHead(.unsigned) { return Int64(n) }
+        if let n = shortHead(.negative) { return -1 - Int64(n) }
         let integer: Int64? =
             switch try messageHead() {
             case .item(.unsigned, let n): Int64(exactly: n)
@@ -250,6 +269,7 @@ extension CBORReader {
     }
 
     /// One of the values of a string enum; `make` answers `nil` for a value it refuses.
+    @inlinable
     package mutating func readEnum<Value>(_ type: Value.Type, _ make: (String) -> Value?) throws(CBORMessageError) -> Value {
         let text = try readString()
         guard let value = make(text) else {
@@ -264,6 +284,35 @@ extension CBORReader {
     }
 
     // MARK: Heads
+
+    /// The argument of the next item when it is of `major` type with an argument of at most
+    /// two bytes, the usual case, read without the general `readHead()`; `nil` (having read
+    /// nothing) for anything else.
+    @inline(__always)
+    private mutating func shortHead(_ major: CBORMajorType) -> UInt64? {
+        guard offset < bytes.count else { return nil }
+        let initial = bytes[offset]
+        guard initial >> 5 == major.rawValue else { return nil }
+        switch initial & 0x1F {
+        case let info where info < 24:
+            offset += 1
+            return UInt64(info)
+        case 24 where bytes.count - offset >= 2:
+            offset += 2
+            return UInt64(bytes[offset - 1])
+        case 25 where bytes.count - offset >= 3:
+            offset += 3
+            return UInt64(bytes[offset - 2]) << 8 | UInt64(bytes[offset - 1])
+        default:
+            return nil
+        }
+    }
+
+    /// The next head, read the short way when it is a short text string's.
+    private mutating func textHeadOrAny() throws(CBORMessageError) -> Head {
+        if let length = shortHead(.text) { return .item(.text, length) }
+        return try messageHead()
+    }
 
     /// The next head; a break code where an item should start is ill-formed.
     private mutating func messageHead() throws(CBORMessageError) -> Head {

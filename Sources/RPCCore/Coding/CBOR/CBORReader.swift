@@ -11,6 +11,8 @@ package struct CBORReader {
     let maxDepth: Int
     /// How deep the map or array being read by a message's reader is nested.
     var depth = 0
+    /// The last map key that came in chunks, joined (`CBORKey.isJoined`).
+    var joinedKey: [UInt8] = []
 
     package init(_ bytes: [UInt8], maxDepth: Int = CBORReader.defaultMaxDepth) {
         self.bytes = bytes
@@ -229,7 +231,7 @@ package struct CBORReader {
     }
 
     func text(_ utf8: [UInt8], at start: Int) throws(CBORError) -> String {
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw error(.invalid, "a text string is not UTF-8", at: start) }
+        guard let text = utf8.withUnsafeBufferPointer({ (utf8: UnsafeBufferPointer<UInt8>) -> String? in String(checkingUTF8: utf8) }) else { throw error(.invalid, "a text string is not UTF-8", at: start) }
         return text
     }
 

@@ -105,7 +105,7 @@ package struct JSONReader: ~Copyable {
     /// A string without escapes or control characters, in valid UTF-8.
     package mutating func string() -> String? {
         guard let utf8 = stringBytes() else { return nil }
-        return utf8.isASCII ? String(decoding: utf8.bytes, as: UTF8.self) : String(validating: utf8.bytes, as: UTF8.self)
+        return utf8.isASCII ? String(decoding: utf8.bytes, as: UTF8.self) : String(checkingUTF8: utf8.bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// A number, as `Double(_:)` reads its text (which is how Foundation's decoder reads it):
