@@ -1,14 +1,20 @@
 /// Decodes the requests of one route with the call's codec. Whether the message reads its
-/// own JSON (`JSONReadable`) is found once, when the route is registered: asked on every
-/// call, that type check cost more than reading a small request.
+/// own JSON (`JSONReadable`) and CBOR (`CBORReadable`) is found once, when the route is
+/// registered: asked on every call, that type check cost more than reading a small request.
 struct RequestDecoder<Message: Decodable & Sendable>: Sendable {
     private let readJSON: (@Sendable (inout JSONReader) -> Message?)?
+    private let readCBOR: (@Sendable (inout CBORReader) throws(CBORMessageError) -> Message)?
 
     init() {
         if let readable = Message.self as? any (JSONReadable & Sendable).Type {
             readJSON = Self.reader(of: readable)
         } else {
             readJSON = nil
+        }
+        if let readable = Message.self as? any (CBORReadable & Sendable).Type {
+            readCBOR = Self.cborReader(of: readable)
+        } else {
+            readCBOR = nil
         }
     }
 
@@ -19,6 +25,9 @@ struct RequestDecoder<Message: Decodable & Sendable>: Sendable {
         if let readJSON, type(of: codec) == JSONCodec.self, let message = JSONCodec.read(bytes, with: readJSON) {
             return message
         }
+        if let readCBOR, type(of: codec) == CBORCodec.self {
+            return try CBORCodec.read(bytes, with: readCBOR)
+        }
         return try codec.decode(Message.self, from: bytes)
     }
 
@@ -27,5 +36,14 @@ struct RequestDecoder<Message: Decodable & Sendable>: Sendable {
     private static func reader<Readable: JSONReadable & Sendable>(of _: Readable.Type) -> (@Sendable (inout JSONReader) -> Message?)? {
         let read: @Sendable (inout JSONReader) -> Readable? = { Readable(json: &$0) }
         return read as? @Sendable (inout JSONReader) -> Message?
+    }
+
+    private static func cborReader<Readable: CBORReadable & Sendable>(
+        of _: Readable.Type
+    ) -> (@Sendable (inout CBORReader) throws(CBORMessageError) -> Message)? {
+        let read: @Sendable (inout CBORReader) throws(CBORMessageError) -> Readable = { reader throws(CBORMessageError) in
+            try Readable(cbor: &reader)
+        }
+        return read as? @Sendable (inout CBORReader) throws(CBORMessageError) -> Message
     }
 }

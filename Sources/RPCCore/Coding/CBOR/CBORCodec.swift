@@ -28,14 +28,7 @@ public struct CBORCodec: MessageCodec {
 
     public func decode<Message: Decodable>(_ type: Message.Type, from bytes: [UInt8]) throws(RPCError) -> Message {
         if let readable = Message.self as? any CBORReadable.Type {
-            var reader = CBORReader(bytes.isEmpty ? Self.emptyMap : bytes)
-            do {
-                let message = try readable.init(cbor: &reader)
-                try reader.finish()
-                return message as! Message
-            } catch {
-                throw error.rpcError
-            }
+            return try Self.read(bytes) { reader throws(CBORMessageError) in try readable.init(cbor: &reader) as! Message }
         }
         let value: CBORValue
         do {
@@ -49,6 +42,18 @@ public struct CBORCodec: MessageCodec {
             throw JSONCodec.invalidArgument(error, format: "CBOR")
         } catch {
             throw RPCError(.invalidArgument, "message does not decode: \(error)", detail: ErrorDetail(reason: "invalidMessage"))
+        }
+    }
+
+    /// The message `read` makes of all of `bytes` (`{}` when empty), or the error it meets.
+    static func read<Message>(_ bytes: [UInt8], with read: (inout CBORReader) throws(CBORMessageError) -> Message) throws(RPCError) -> Message {
+        var reader = CBORReader(bytes.isEmpty ? emptyMap : bytes)
+        do {
+            let message = try read(&reader)
+            try reader.finish()
+            return message
+        } catch {
+            throw error.rpcError
         }
     }
 
