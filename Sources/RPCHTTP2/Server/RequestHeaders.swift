@@ -69,7 +69,8 @@ struct RequestHeaders {
         } else if Self.equal(name, "content-type") {
             if contentType == nil {
                 contentType = Self.reuse(ContentType.grpcJSON.headerValue, for: value)
-                    ?? Self.reuse(ContentType.grpc.headerValue, for: value) ?? Self.string(value)
+                    ?? Self.reuse(ContentType.grpc.headerValue, for: value)
+                    ?? Self.reuse(ContentType.grpcCBOR.headerValue, for: value) ?? Self.string(value)
             }
         } else if Self.equal(name, "grpc-timeout") {
             if timeout == nil { timeout = Self.string(value) }

@@ -192,12 +192,14 @@ final class ServerStream {
         return fields
     }
 
-    /// The response headers of most calls (gRPC's two content types, no compression, no
-    /// initial metadata) and their trailers (OK, nothing else), prepared for nghttp2 once.
+    /// The response headers of most calls (each content type, no compression, no initial
+    /// metadata) and their trailers (OK, nothing else), prepared for nghttp2 once.
     private static let plainGRPCJSONResponse = PreparedHeaderBlock(
         permanent: responseHeaders(.grpcJSON, compression: .identity, initialMetadata: [:]))
     private static let plainGRPCResponse = PreparedHeaderBlock(
         permanent: responseHeaders(.grpc, compression: .identity, initialMetadata: [:]))
+    private static let plainGRPCCBORResponse = PreparedHeaderBlock(
+        permanent: responseHeaders(.grpcCBOR, compression: .identity, initialMetadata: [:]))
     private static let okTrailers = PreparedHeaderBlock(permanent: ResponseTrailers.ok().headerFields)
 
     /// The prepared response headers for this call's answer, when it has plain ones.
@@ -206,6 +208,7 @@ final class ServerStream {
         switch contentType {
         case .grpcJSON: return Self.plainGRPCJSONResponse
         case .grpc: return Self.plainGRPCResponse
+        case .grpcCBOR: return Self.plainGRPCCBORResponse
         default: return nil
         }
     }
