@@ -80,10 +80,12 @@ struct CallCommandTests {
             #expect(table.status == 0, "\(table)")
             let nameLine = try #require(table.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("name ") })
             #expect(nameLine.contains("string") && nameLine.contains("required"), "\(table)")
+            #expect(table.stdout.contains("content types: application/grpc, application/grpc+json, application/grpc+cbor"), "\(table)")
 
             let json = try await sandbox.run(["api", "describe", "catalog.v1.Categories/Create", "--server", server.address])
             let request = try #require(try json.jsonObject()["request"] as? [String: Any])
             #expect(request["required"] as? [String] == ["name"])
+            #expect(try json.jsonObject()["contentTypes"] as? [String] == ["application/grpc", "application/grpc+json", "application/grpc+cbor"])
 
             let unknown = try await sandbox.run(["api", "describe", "catalog.v1.Categories/Nope", "--server", server.address])
             #expect(unknown.status == 69, "\(unknown)")

@@ -17,12 +17,13 @@ extension CommandOutput {
         }
     }
 
-    /// Methods with their request and response schemas: the contract's method objects for
-    /// programs, an outline of the messages' fields for people.
+    /// Methods with their content types and request and response schemas: the contract's
+    /// method objects for programs, an outline of the messages' fields for people.
     package static func methodDescriptions(_ methods: [ContractDocument.Method]) throws -> CommandOutput {
         let encoder = DocumentEncoder()
         let documents = try methods.map { method in
             try encoder.encode(MethodSummary(method)).appending([
+                JSONDocument.Member("contentTypes", .array(method.contentTypes.map { JSONDocument.string($0) })),
                 JSONDocument.Member("request", JSONDocument(method.request)),
                 JSONDocument.Member("response", JSONDocument(method.response)),
             ])
@@ -32,7 +33,8 @@ extension CommandOutput {
                 let summary = MethodSummary(method)
                 let path: String = context.style.bold(summary.path.terminalSafe)
                 let heading = "\(path)   \(summary.kind) · role \(summary.role.terminalSafe)\n"
-                return heading
+                let contentTypes = "content types: \(method.contentTypes.joined(separator: ", ").terminalSafe)\n"
+                return heading + contentTypes
                     + "request:\n" + SchemaOutline(method.request).render(context: context)
                     + "response:\n" + SchemaOutline(method.response).render(context: context)
             }.joined(separator: "\n")
