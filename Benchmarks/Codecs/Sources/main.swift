@@ -9,8 +9,10 @@ import RPCCore
 // original message, an encode the same bytes as before.
 //
 // Beside them, Foundation's JSONEncoder set up as JSONCodec writes (`.withoutEscapingSlashes`,
-// dates as RFC 3339 strings), as the reference for JSONCodec's own encoder. Foundation's dates
-// come from a table here, at no formatting cost, so its times are a lower bound.
+// dates as RFC 3339 strings), as the reference for JSONCodec's own encoder, and Foundation's
+// JSONDecoder set up as JSONCodec's fallback reads (RFC 3339 dates), as the reference for the
+// generated JSON reader. Foundation's encoder takes its dates from a table here, at no
+// formatting cost, so its times are a lower bound.
 //
 // Environment: ROUNDS (default 7).
 
@@ -47,6 +49,13 @@ let foundation: JSONEncoder = {
     }
     return encoder
 }()
+let foundationDecoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+        try Date(try decoder.singleValueContainer().decode(String.self), strategy: .iso8601)
+    }
+    return decoder
+}()
 let json = JSONCodec.shared
 let cbor = CBORCodec.shared
 let rounds = ProcessInfo.processInfo.environment["ROUNDS"].flatMap { Int($0) }.map { max($0, 1) } ?? 7
@@ -75,7 +84,7 @@ func duration(_ seconds: Double) -> String {
     seconds >= 1e-3 ? String(format: "%.2f ms", seconds * 1e3) : String(format: "%.2f µs", seconds * 1e6)
 }
 
-/// Times the five operations on `message`, `times` calls of each a round, the operations'
+/// Times the six operations on `message`, `times` calls of each a round, the operations'
 /// order reversed every other round; prints the medians of the time a call.
 func compare<Message: Codable & Equatable>(_ label: String, _ message: Message, times: Int) throws {
     let jsonBytes = try json.encode(message)
@@ -107,6 +116,11 @@ func compare<Message: Codable & Equatable>(_ label: String, _ message: Message, 
             return seconds
         }),
         ("Foundation encode", { try time(times) { try foundation.encode(message) }.seconds }),
+        ("Foundation decode", {
+            let (seconds, decoded) = try time(times) { try foundationDecoder.decode(Message.self, from: Data(jsonBytes)) }
+            guard decoded == message else { fail("\(label): Foundation does not decode to the original") }
+            return seconds
+        }),
     ]
     var seconds: [String: [Double]] = [:]
     for round in 0..<rounds {
@@ -126,6 +140,8 @@ func compare<Message: Codable & Equatable>(_ label: String, _ message: Message, 
     row("decode", duration(call["JSON decode"]!), duration(call["CBOR decode"]!), call["CBOR decode"]! / call["JSON decode"]!)
     print("  Foundation's JSONEncoder encodes in \(duration(call["Foundation encode"]!)), "
           + String(format: "%.1f× JSONCodec's time", call["Foundation encode"]! / call["JSON encode"]!))
+    print("  Foundation's JSONDecoder decodes in \(duration(call["Foundation decode"]!)), "
+          + String(format: "%.1f× JSONCodec's time", call["Foundation decode"]! / call["JSON decode"]!))
 }
 
 extension String {
