@@ -241,7 +241,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WireGenTests",
-            dependencies: ["WireGen"]
+            dependencies: ["WireGen", "TestSupport"]
         ),
         .testTarget(
             name: "FuzzRegressionTests",
@@ -408,7 +408,7 @@ let package = Package(
         // catalogd as a child process, for the tests that run it.
         .target(
             name: "CatalogdTestSupport",
-            dependencies: ["ChildProcess"],
+            dependencies: ["ChildProcess", "TestSupport"],
             path: "Tests/CatalogdTestSupport"
         ),
         .testTarget(

@@ -4,20 +4,11 @@ import CatalogStore
 import Foundation
 import RPCCore
 import Testing
+import TestSupport
 
 @Suite("The machine-readable contract (Schema/catalog.v1.json)", .timeLimit(.minutes(1)))
 struct ContractSchemaTests {
     static let regenerate = "regenerate it with `swift run catalogd --print-schema > Schema/catalog.v1.json`"
-
-    /// The package root: the nearest folder above this file that holds `Package.swift`.
-    static func packageRoot(from file: String = #filePath) throws -> URL {
-        var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile)
-    }
 
     static func jsonValue(_ data: Data) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: data)
@@ -25,7 +16,7 @@ struct ContractSchemaTests {
 
     @Test("the committed Schema/catalog.v1.json is what the code generates")
     func committedFileIsCurrent() throws {
-        let url = try Self.packageRoot().appendingPathComponent("Schema/catalog.v1.json")
+        let url = try PackageRoot.url().appendingPathComponent("Schema/catalog.v1.json")
         let committed = try #require(FileManager.default.contents(atPath: url.path), "Schema/catalog.v1.json is missing; \(Self.regenerate)")
         let generated = try CatalogContract.documentJSON()
         #expect(

@@ -3,6 +3,7 @@ import CatalogServices
 import CatalogStore
 import Foundation
 import Testing
+import TestSupport
 
 /// A text field with a limit in characters and in bytes, and the rule that checks it.
 struct LimitedField: Sendable, CustomTestStringConvertible {
@@ -128,7 +129,7 @@ struct TextLimitTests {
 
     @Test("docs/contract.md's table of text limits states the limits the rules check")
     func contractTable() throws {
-        let url = try ContractSchemaTests.packageRoot().appendingPathComponent("docs/contract.md")
+        let url = try PackageRoot.url().appendingPathComponent("docs/contract.md")
         let contract = try String(contentsOf: url, encoding: .utf8)
         /// As the contract writes numbers: `400`, `2,048`, `65,536`.
         func number(_ value: Int) -> String {

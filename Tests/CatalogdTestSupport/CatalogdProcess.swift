@@ -1,6 +1,7 @@
 import ChildProcess
 import Foundation
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -253,15 +254,7 @@ package final class CatalogdProcess: Sendable {
 
     /// The directory holding the Package.swift above `filePath`.
     package static func packageRoot(filePath: String = #filePath) throws -> URL {
-        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            let parent = directory.deletingLastPathComponent()
-            guard parent.path != directory.path else {
-                throw CatalogdProcessError("no Package.swift above \(filePath)")
-            }
-            directory = parent
-        }
-        return directory
+        try PackageRoot.url(filePath: filePath)
     }
 
     /// `.build/debug/catalogd` of the package that holds this file.

@@ -1,22 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 import WireGen
 
 @Suite("wiregen: messages written from their descriptions")
 struct WireGenTests {
-    /// The package root: the nearest folder above this file that holds `Package.swift`.
-    static func packageRoot(from file: String = #filePath) throws -> URL {
-        var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile)
-    }
-
     @Test("the committed Sources/CatalogAPI/Generated files are what the .wire files generate")
     func generatedFilesAreCurrent() throws {
-        let outputs = try WireGenerator.generate(packageRoot: try Self.packageRoot())
+        let outputs = try WireGenerator.generate(packageRoot: try PackageRoot.url())
         #expect(outputs.count == 5)
         for output in outputs {
             let committed = try? String(contentsOf: output.url, encoding: .utf8)
