@@ -7,7 +7,7 @@ import Testing
 /// (`Python/cbor_peer.py`), no gRPC library (grpcio always sends `application/grpc`).
 @Suite("CBOR with a foreign client", .timeLimit(.minutes(2)))
 struct CBORInteropTests {
-    @Test("unary calls, errors, ill-formed input and Watch in CBOR; every response canonical; List equal to its JSON")
+    @Test("unary calls, errors, ill-formed input and Watch in CBOR; every response canonical; every read equal to its JSON")
     func foreignClient() async throws {
         let catalogd = try await CatalogdProcess.start()
         defer { catalogd.kill() }
@@ -19,7 +19,7 @@ struct CBORInteropTests {
         #expect(status == 0, "\(peer.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output)) as? [String: Any], "\(peer.standardError)")
         let checks = try #require(report["checks"] as? [String: Bool])
-        #expect(checks.count == 11)
+        #expect(checks.count == 13)
         for (check, passed) in checks.sorted(by: { $0.key < $1.key }) {
             #expect(passed, "\(check); \(report["notes"] ?? "")")
         }

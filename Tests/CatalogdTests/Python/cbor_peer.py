@@ -3,8 +3,9 @@
 Calls, with `content-type: application/grpc+cbor`: Categories/Create, Categories/List (also in
 JSON, to compare), Catalog/GetItem of a missing item, a GetItem whose body is ill-formed CBOR
 and one whose id has the wrong type, then Filters/Watch of `categories` while a Select is
-made on another stream. Checks each answer and prints one JSON line: {"checks": {name: bool},
-"notes": {...}}. Every CBOR response must be canonical: cbor2.dumps(cbor2.loads(x),
+made on another stream, then Catalog/CreateItem, and every read method in CBOR and in JSON
+(their answers must be equal). Checks each answer and prints one JSON line: {"checks": {name:
+bool}, "notes": {...}}. Every CBOR response must be canonical: cbor2.dumps(cbor2.loads(x),
 canonical=True) == x.
 
 Usage: python3 cbor_peer.py --target 127.0.0.1:PORT
@@ -148,6 +149,36 @@ def main():
     checks["the Watch sees the change with the selection"] = (
         change.get("kind") == "change" and change.get("state", {}).get("selectedId") == category.get("id"))
     responses += events
+
+    item_request = {"title": "Cuisine à la française", "level": "Débutant", "price": {"amount": "990.00", "currency": "EUR"},
+                    "categoryId": category.get("id", 0)}
+    created_item = client.call("/catalog.v1.Catalog/CreateItem", cbor2.dumps(item_request))
+    item = cbor2.loads(created_item["data"][5:]) if status(created_item) == 0 else {}
+    checks["an item with non-ASCII text and a price is created"] = item.get("title") == item_request["title"] and item.get("price") == item_request["price"]
+
+    # Every read method: the same answer in CBOR as in JSON (Export's time aside), canonical.
+    reads = [
+        ("/catalog.v1.Catalog/GetItem", {"id": item.get("id", 0)}), ("/catalog.v1.Catalog/ListItems", {"pageSize": 5}),
+        ("/catalog.v1.Categories/Get", {"id": category.get("id", 0)}), ("/catalog.v1.Categories/List", {"sort": "name"}),
+        ("/catalog.v1.Categories/Stats", {}), ("/catalog.v1.Categories/Palette", {}), ("/catalog.v1.Categories/Export", {}),
+        ("/catalog.v1.Filters/Get", {"filterId": "categories"}), ("/catalog.v1.Filters/List", {}),
+        ("/catalog.v1.Reflection/Describe", {}), ("/grpc.health.v1.Health/Check", {}),
+    ]
+    differing = []
+    for path, request in reads:
+        in_cbor = client.call(path, cbor2.dumps(request))
+        in_json = client.call(path, json.dumps(request).encode(), content_type="application/grpc+json")
+        if status(in_cbor) != 0 or status(in_json) != 0:
+            differing.append(f"{path}: status {status(in_cbor)} / {status(in_json)}")
+            continue
+        cbor_answer, json_answer = cbor2.loads(in_cbor["data"][5:]), json.loads(in_json["data"][5:])
+        for answer in (cbor_answer, json_answer):
+            answer.pop("exportedAt", None)
+        if cbor_answer != json_answer:
+            differing.append(path)
+        responses.append(in_cbor["data"][5:])
+    checks["every read method answers in CBOR what it answers in JSON"] = not differing
+    notes["differing"] = differing
 
     checks["every CBOR response is canonical"] = all(canonical(r) for r in responses)
     print(json.dumps({"checks": checks, "notes": notes}))
