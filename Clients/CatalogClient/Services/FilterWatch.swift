@@ -13,7 +13,8 @@ import RPCCore
 /// is gone and the state starts over; in `everyChange` mode the server ends the watch with
 /// OUT_OF_RANGE `revisionCompacted` instead, which the sequence throws.
 ///
-/// Iteration ends (returns `nil`) when the task is cancelled, and throws `RPCError` for an
+/// Iteration ends (returns `nil`) when the task is cancelled or the server ends the watch with
+/// OK (catalogd does not; another server of the contract may), and throws `RPCError` for an
 /// end it cannot resume from: NOT_FOUND (the filter was deleted), OUT_OF_RANGE,
 /// RESOURCE_EXHAUSTED (too many subscribers), an auth error, or the deadline of a watch
 /// given a timeout of its own (the client's default timeout does not bound a watch).
