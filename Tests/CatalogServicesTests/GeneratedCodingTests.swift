@@ -54,6 +54,9 @@ struct GeneratedCodingTests {
         let message = try Self.message(Message.self, sample)
         let json = try JSONCodec.shared.encode(message)
         #expect(json == (try JSONCodec.shared.encode(ThroughCodable(message))), "\(label)")
+        // Foundation's encoder writes the same JSON, its keys in another order.
+        let foundation = try JSONEncoder.contract.encode(message)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(json)) == JSONDecoder().decode(JSONValue.self, from: foundation), "\(label)")
         let cbor = try CBORCodec.shared.encode(message)
         #expect(cbor == (try CBORCodec.shared.encode(ThroughCodable(message))), "\(label)")
         #expect(try CBORCodec.shared.decode(Message.self, from: cbor) == message, "\(label)")
@@ -135,5 +138,15 @@ extension CBORReader {
     /// `bytes` in diagnostic notation, for a failure's message.
     static func diagnostic(_ bytes: [UInt8]) -> String {
         (try? CBORReader.decode(bytes)).map { "\($0)" } ?? bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension JSONEncoder {
+    /// Writes the contract's JSON as the codec does (RFC 3339 timestamps, slashes unescaped).
+    static var contract: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
     }
 }
