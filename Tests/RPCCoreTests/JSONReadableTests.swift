@@ -112,7 +112,7 @@ struct JSONReadableTests {
     func randomInputs() {
         var generator = SplitMix64(seed: 0x5EED_1D)
         var readDirectly = 0
-        #expect(!RequestDecoder<Empty>().readsJSONItself)
+        #expect(!MessageDecoder<Empty>().readsJSONItself)
         let checks = [
             Check(IDRequest.self), Check(HealthCheckRequest.self), Check(FilterIDRequest.self), Check(SelectFilterRequest.self),
             Check(SetPresentationRequest.self),
@@ -133,7 +133,7 @@ struct JSONReadableTests {
         let matchesFoundation: ([UInt8], String) -> Bool
 
         init<Message: JSONReadable & Sendable & Equatable>(_ type: Message.Type) {
-            let routeDecoder = RequestDecoder<Message>()
+            let routeDecoder = MessageDecoder<Message>()
             #expect(routeDecoder.readsJSONItself, "\(Message.self)")
             matchesFoundation = { bytes, text in
                 let foundation = try? JSONDecoder().decode(Message.self, from: Data(bytes.isEmpty ? Array("{}".utf8) : bytes))

@@ -36,7 +36,7 @@ public struct RPCClient: Sendable {
             guard let bytes = try await call.receive() else {
                 throw RPCError(.internalError, "the server ended a unary call without a response message")
             }
-            let response = try Self.decodeResponse(Response.self, from: bytes, with: codec)
+            let response: Response = try Self.decodeResponse(from: bytes, with: codec)
             if try await call.receive() != nil {
                 throw RPCError(.internalError, "the server sent more than one message on a unary call")
             }
@@ -65,14 +65,15 @@ public struct RPCClient: Sendable {
         return ResponseStream(call: call, codec: codec)
     }
 
-    /// A response message decoded with `codec`. One that does not decode is INTERNAL, as in
-    /// gRPC: the client cannot read what the server sent (INVALID_ARGUMENT would blame the
-    /// request).
-    static func decodeResponse<Response: Decodable>(
-        _ type: Response.Type, from bytes: [UInt8], with codec: any MessageCodec
+    /// A response message decoded with `codec` (by a stream's `decoder`, which found the
+    /// message's own readers once). One that does not decode is INTERNAL, as in gRPC: the
+    /// client cannot read what the server sent (INVALID_ARGUMENT would blame the request).
+    static func decodeResponse<Response: Decodable & Sendable>(
+        from bytes: [UInt8], with codec: any MessageCodec, decoder: MessageDecoder<Response>? = nil
     ) throws(RPCError) -> Response {
         do {
-            return try codec.decode(type, from: bytes)
+            if let decoder { return try decoder.decode(bytes, with: codec) }
+            return try codec.decode(Response.self, from: bytes)
         } catch {
             throw RPCError(.internalError, "the server's response does not decode: \(error.message)")
         }

@@ -8,6 +8,7 @@ public final class ResponseStream<Response: Decodable & Sendable>: AsyncSequence
 
     private let call: any ClientCallStream
     private let codec: any MessageCodec
+    private let decoder = MessageDecoder<Response>()
 
     init(call: any ClientCallStream, codec: any MessageCodec) {
         self.call = call
@@ -36,10 +37,10 @@ public final class ResponseStream<Response: Decodable & Sendable>: AsyncSequence
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> Response? {
             let call = stream.call
-            let codec = stream.codec
+            let (codec, decoder) = (stream.codec, stream.decoder)
             return try await RPCClient.cancellingOnTaskCancel(call) { () async throws(RPCError) -> Response? in
                 guard let bytes = try await call.receive() else { return nil }
-                return try RPCClient.decodeResponse(Response.self, from: bytes, with: codec)
+                return try RPCClient.decodeResponse(from: bytes, with: codec, decoder: decoder)
             }
         }
     }

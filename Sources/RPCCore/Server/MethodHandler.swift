@@ -78,7 +78,7 @@ extension MethodHandler {
     public static func inline<Request, Response>(
         responder handler: @escaping @Sendable (Request, ServerContext, UnaryResponder<Response>) throws -> Void
     ) -> Self where Method == UnaryMethod<Request, Response> {
-        let decoder = RequestDecoder<Request>()
+        let decoder = MessageDecoder<Request>()
         return Self { _ in
             .inlineSubscribe { requestBytes, context, waker in
                 let codec = context.contentType.codec
@@ -95,7 +95,7 @@ extension MethodHandler {
     private static func unaryTask<Request: Decodable & Sendable>(
         _ respond: @escaping @Sendable (Request, ServerContext, any MessageCodec) async throws -> [UInt8]
     ) -> Route.Body {
-        let decoder = RequestDecoder<Request>()
+        let decoder = MessageDecoder<Request>()
         return .task { stream, context in
             let codec = stream.head.contentType.codec
             let request = try decoder.decode(try await Route.singleRequest(from: stream), with: codec)
@@ -109,7 +109,7 @@ extension MethodHandler {
     private static func unaryInline<Request: Decodable & Sendable>(
         _ respond: @escaping @Sendable (Request, ServerContext, any MessageCodec) throws -> [UInt8]
     ) -> Route.Body {
-        let decoder = RequestDecoder<Request>()
+        let decoder = MessageDecoder<Request>()
         return .inline { requestBytes, context in
             let codec = context.contentType.codec
             return try respond(try decoder.decode(requestBytes, with: codec), context, codec)
@@ -163,7 +163,7 @@ extension MethodHandler {
     public static func inline<Request, Response>(
         source subscribe: @escaping @Sendable (Request, ServerContext, ResponseWaker) throws -> any ResponseSource
     ) -> Self where Method == ServerStreamingMethod<Request, Response> {
-        let decoder = RequestDecoder<Request>()
+        let decoder = MessageDecoder<Request>()
         return Self { _ in
             .inlineSubscribe { requestBytes, context, waker in
                 try subscribe(try decoder.decode(requestBytes, with: context.contentType.codec), context, waker)
@@ -176,7 +176,7 @@ extension MethodHandler {
     private static func streamingTask<Request: Decodable & Sendable>(
         _ serve: @escaping @Sendable (Request, any ServerCallStream, ServerContext) async throws -> Void
     ) -> Route.Body {
-        let decoder = RequestDecoder<Request>()
+        let decoder = MessageDecoder<Request>()
         return .task { stream, context in
             let request = try decoder.decode(try await Route.singleRequest(from: stream), with: stream.head.contentType.codec)
             try await serve(request, stream, context)

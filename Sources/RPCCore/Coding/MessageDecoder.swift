@@ -1,7 +1,8 @@
-/// Decodes the requests of one route with the call's codec. Whether the message reads its
-/// own JSON (`JSONReadable`) and CBOR (`CBORReadable`) is found once, when the route is
-/// registered: asked on every call, that type check cost more than reading a small request.
-struct RequestDecoder<Message: Decodable & Sendable>: Sendable {
+/// Decodes the messages of one type with the call's codec: a route's requests, a stream's
+/// responses. Whether the message reads its own JSON (`JSONReadable`) and CBOR
+/// (`CBORReadable`) is found once, when the route is registered or the stream opened: asked
+/// on every message, that type check cost more than reading a small request.
+struct MessageDecoder<Message: Decodable & Sendable>: Sendable {
     private let readJSON: (@Sendable (inout JSONReader) -> Message?)?
     private let readCBOR: (@Sendable (inout CBORReader) throws(CBORMessageError) -> Message)?
 
