@@ -94,15 +94,7 @@ public struct JSONCodec: MessageCodec {
 
     /// `items[2].price.amount` style path.
     static func fieldPath(_ path: [any CodingKey]) -> String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return text.isEmpty ? "<message>" : text
+        FieldPathComponent.text(path.map { key in key.intValue.map(FieldPathComponent.index) ?? .key(key.stringValue) })
     }
 
     private static func describe(_ type: Any.Type) -> String {
