@@ -22,18 +22,8 @@ extension MessageContext {
         let name = field.name
         let shape = shape(of: field)
         if isUpdate(field) {
-            writer.switchBlock("switch \(name) {") { writer in
-                writer.line("case .unchanged: break")
-                writer.line("case .clear:")
-                writer.indented { writer in
-                    writer.line("writer.writeKey(\"\(name)\")")
-                    writer.line("writer.writeNull()")
-                }
-                writer.line("case .set(let value):")
-                writer.indented { writer in
-                    writer.line("writer.writeKey(\"\(name)\")")
-                    writeValue("value", shape, depth: 0, &writer)
-                }
+            writeUpdate(field, key: "writer.writeKey(\"\(name)\")", null: "writer.writeNull()", &writer) { writer in
+                writeValue("value", shape, depth: 0, &writer)
             }
         } else if field.isOptional {
             writer.block("if let \(name) {") { writer in

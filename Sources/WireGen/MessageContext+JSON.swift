@@ -13,18 +13,8 @@ extension MessageContext {
         let name = field.name
         let shape = shape(of: field)
         if isUpdate(field) {
-            writer.switchBlock("switch \(name) {") { writer in
-                writer.line("case .unchanged: break")
-                writer.line("case .clear:")
-                writer.indented { writer in
-                    writer.line("writer.key(\"\(name)\")")
-                    writer.line("writer.null()")
-                }
-                writer.line("case .set(let value):")
-                writer.indented { writer in
-                    writer.line("writer.key(\"\(name)\")")
-                    writeValue("value", shape, depth: 0, &writer)
-                }
+            writeUpdate(field, key: "writer.key(\"\(name)\")", null: "writer.null()", &writer) { writer in
+                writeValue("value", shape, depth: 0, &writer)
             }
             return
         }

@@ -44,6 +44,26 @@ struct MessageContext {
         return false
     }
 
+    /// A field update's entry: nothing when unchanged; `key` then `null` when cleared; `key`
+    /// then what `value` writes of `value` when set.
+    func writeUpdate(
+        _ field: Field, key: String, null: String, _ writer: inout SourceWriter, value: (inout SourceWriter) -> Void
+    ) {
+        writer.switchBlock("switch \(field.name) {") { writer in
+            writer.line("case .unchanged: break")
+            writer.line("case .clear:")
+            writer.indented { writer in
+                writer.line(key)
+                writer.line(null)
+            }
+            writer.line("case .set(let value):")
+            writer.indented { writer in
+                writer.line(key)
+                value(&writer)
+            }
+        }
+    }
+
     /// The fields a message cannot do without: neither optional nor updates.
     var requiredFields: [Field] { message.fields.filter { !$0.isOptional && !isUpdate($0) } }
 

@@ -100,35 +100,39 @@ struct GeneratedCodingTests {
     @Test("damaged JSON decodes to the value, or fails with the error, that Foundation's decoder gives")
     func damagedJSON() throws {
         var cases = 0
-        try Self.eachSample { type, sample, label in cases += try Self.damagedJSON(type, sample, label) }
-        #expect(cases > 3_500)
-    }
-
-    private static func damagedJSON<Message: Codable & Hashable>(_ type: Message.Type, _ sample: JSONValue, _ label: String) throws -> Int {
-        let inputs = damaged(sample)
-        for input in inputs {
-            let bytes = Array(try JSONEncoder().encode(input))
-            let generated = Result { () throws(RPCError) in try JSONCodec.shared.decode(Message.self, from: bytes) }
-            let codable = Result { () throws(RPCError) in try JSONCodec.shared.decode(ThroughCodable<Message>.self, from: bytes).message }
-            #expect(generated == codable, "\(label): \(String(decoding: bytes, as: UTF8.self))")
+        try Self.eachSample { type, sample, label in
+            cases += try Self.damaged(type, sample, label, codec: JSONCodec.shared) { input in
+                let bytes = Array(try JSONEncoder().encode(input))
+                return (bytes, String(decoding: bytes, as: UTF8.self))
+            }
         }
-        return inputs.count
+        #expect(cases > 3_500)
     }
 
     @Test("damaged CBOR decodes to the value, or fails with the error, that the Codable path gives")
     func damagedCBOR() throws {
         var cases = 0
-        try Self.eachSample { type, sample, label in cases += try Self.damagedCBOR(type, sample, label) }
+        try Self.eachSample { type, sample, label in
+            cases += try Self.damaged(type, sample, label, codec: CBORCodec.shared) { input in
+                let bytes = CBORWriter.encode(JSONCBORBridge.cbor(input))
+                return (bytes, CBORReader.diagnostic(bytes))
+            }
+        }
         #expect(cases > 3_500)
     }
 
-    private static func damagedCBOR<Message: Codable & Hashable>(_ type: Message.Type, _ sample: JSONValue, _ label: String) throws -> Int {
+    /// Decodes every damaged copy of `sample`, as `encode` writes it, both ways with `codec`;
+    /// answers how many there were.
+    private static func damaged<Message: Codable & Hashable>(
+        _ type: Message.Type, _ sample: JSONValue, _ label: String, codec: any MessageCodec,
+        encode: (JSONValue) throws -> (bytes: [UInt8], text: String)
+    ) throws -> Int {
         let inputs = damaged(sample)
         for input in inputs {
-            let bytes = CBORWriter.encode(JSONCBORBridge.cbor(input))
-            let generated = Result { () throws(RPCError) in try CBORCodec.shared.decode(Message.self, from: bytes) }
-            let codable = Result { () throws(RPCError) in try CBORCodec.shared.decode(ThroughCodable<Message>.self, from: bytes).message }
-            #expect(generated == codable, "\(label): \(CBORReader.diagnostic(bytes))")
+            let (bytes, text) = try encode(input)
+            let generated = Result { () throws(RPCError) in try codec.decode(Message.self, from: bytes) }
+            let codable = Result { () throws(RPCError) in try codec.decode(ThroughCodable<Message>.self, from: bytes).message }
+            #expect(generated == codable, "\(label): \(text)")
         }
         return inputs.count
     }
