@@ -13,26 +13,12 @@ extension MessageContext {
                     }
                     writer.line("writer.writeMapHeader(count: count)")
                 }
-                for field in message.fields.sortedForCBOR() { writeEntry(field, &writer) }
+                for field in message.fields.sortedForCBOR() {
+                    writeEntry(field, key: "writer.writeKey(\"\(field.name)\")", null: "writer.writeNull()", &writer) { value, shape, writer in
+                        writeValue(value, shape, depth: 0, &writer)
+                    }
+                }
             }
-        }
-    }
-
-    private func writeEntry(_ field: Field, _ writer: inout SourceWriter) {
-        let name = field.name
-        let shape = shape(of: field)
-        if isUpdate(field) {
-            writeUpdate(field, key: "writer.writeKey(\"\(name)\")", null: "writer.writeNull()", &writer) { writer in
-                writeValue("value", shape, depth: 0, &writer)
-            }
-        } else if field.isOptional {
-            writer.block("if let \(name) {") { writer in
-                writer.line("writer.writeKey(\"\(name)\")")
-                writeValue(name, shape, depth: 0, &writer)
-            }
-        } else {
-            writer.line("writer.writeKey(\"\(name)\")")
-            writeValue(name, shape, depth: 0, &writer)
         }
     }
 

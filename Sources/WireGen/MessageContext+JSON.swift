@@ -3,35 +3,12 @@ extension MessageContext {
         writer.block("extension \(qualified): JSONWritable {") { writer in
             writer.block("package func writeJSON(to writer: inout JSONWriter) {") { writer in
                 writer.line("writer.beginObject()")
-                for field in message.fields { writeMember(field, &writer) }
-                writer.line("writer.endObject()")
-            }
-        }
-    }
-
-    private func writeMember(_ field: Field, _ writer: inout SourceWriter) {
-        let name = field.name
-        let shape = shape(of: field)
-        if isUpdate(field) {
-            writeUpdate(field, key: "writer.key(\"\(name)\")", null: "writer.null()", &writer) { writer in
-                writeValue("value", shape, depth: 0, &writer)
-            }
-            return
-        }
-        switch shape {
-        case .string, .int, .int64, .bool, .double, .date:
-            writer.line("writer.member(\"\(name)\", \(name))")
-        case .text:
-            writer.line("writer.member(\"\(name)\", \(name)\(field.isOptional ? "?" : "").rawValue)")
-        case .message, .array:
-            if field.isOptional {
-                writer.block("if let \(name) {") { writer in
-                    writer.line("writer.key(\"\(name)\")")
-                    writeValue(name, shape, depth: 0, &writer)
+                for field in message.fields {
+                    writeEntry(field, key: "writer.key(\"\(field.name)\")", null: "writer.null()", &writer) { value, shape, writer in
+                        writeValue(value, shape, depth: 0, &writer)
+                    }
                 }
-            } else {
-                writer.line("writer.key(\"\(name)\")")
-                writeValue(name, shape, depth: 0, &writer)
+                writer.line("writer.endObject()")
             }
         }
     }

@@ -44,23 +44,36 @@ struct MessageContext {
         return false
     }
 
-    /// A field update's entry: nothing when unchanged; `key` then `null` when cleared; `key`
-    /// then what `value` writes of `value` when set.
-    func writeUpdate(
-        _ field: Field, key: String, null: String, _ writer: inout SourceWriter, value: (inout SourceWriter) -> Void
+    /// The member or map entry of `field`, in either codec: `key`, then what `value` writes
+    /// of the value (an expression and its shape). An absent optional writes nothing; a field
+    /// update writes nothing when unchanged and `key` then `null` when cleared.
+    func writeEntry(
+        _ field: Field, key: String, null: String, _ writer: inout SourceWriter,
+        value: (String, Shape, inout SourceWriter) -> Void
     ) {
-        writer.switchBlock("switch \(field.name) {") { writer in
-            writer.line("case .unchanged: break")
-            writer.line("case .clear:")
-            writer.indented { writer in
-                writer.line(key)
-                writer.line(null)
+        let shape = shape(of: field)
+        if isUpdate(field) {
+            writer.switchBlock("switch \(field.name) {") { writer in
+                writer.line("case .unchanged: break")
+                writer.line("case .clear:")
+                writer.indented { writer in
+                    writer.line(key)
+                    writer.line(null)
+                }
+                writer.line("case .set(let value):")
+                writer.indented { writer in
+                    writer.line(key)
+                    value("value", shape, &writer)
+                }
             }
-            writer.line("case .set(let value):")
-            writer.indented { writer in
+        } else if field.isOptional {
+            writer.block("if let \(field.name) {") { writer in
                 writer.line(key)
-                value(&writer)
+                value(field.name, shape, &writer)
             }
+        } else {
+            writer.line(key)
+            value(field.name, shape, &writer)
         }
     }
 

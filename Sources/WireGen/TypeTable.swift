@@ -46,6 +46,12 @@ struct TypeTable {
 /// field's type.
 struct WireChecker {
     let spec: WireSpec
+    private let table: TypeTable
+
+    init(spec: WireSpec) {
+        self.spec = spec
+        table = TypeTable(spec)
+    }
 
     func check() throws(WireParser.Failure) {
         var seen: Set<String> = spec.externStrings
@@ -59,7 +65,6 @@ struct WireChecker {
         guard seen.insert(qualified).inserted else { throw failure(file, "\(qualified) is declared twice") }
         guard case .message(let message) = declaration else { return }
         guard message.fields.count <= 64 else { throw failure(file, "\(qualified) has more than 64 fields") }
-        let table = TypeTable(spec)
         let inner = scope + [message.name]
         for field in message.fields {
             let base = field.type.innermost

@@ -4,19 +4,19 @@ import Testing
 
 @testable import RPCCore
 
+/// `Message` through its `Codable` conformance only: the codecs see no generated path.
+struct ThroughCodable<Message: Codable & Hashable>: Codable, Hashable {
+    var message: Message
+    init(_ message: Message) { self.message = message }
+    init(from decoder: any Decoder) throws { message = try Message(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try message.encode(to: encoder) }
+}
+
 /// The JSON and CBOR paths generated from each message's description (Sources/CatalogAPI/Wire)
 /// against the `Codable` paths they stand in for: the same bytes out, the same values in, and
 /// for damaged input the same error, for every message of the contract.
 @Suite("Generated coding paths match Codable", .timeLimit(.minutes(2)))
 struct GeneratedCodingTests {
-    /// `Message` through its `Codable` conformance only: the codecs see no generated path.
-    struct ThroughCodable<Message: Codable & Hashable>: Codable, Hashable {
-        var message: Message
-        init(_ message: Message) { self.message = message }
-        init(from decoder: any Decoder) throws { message = try Message(from: decoder) }
-        func encode(to encoder: any Encoder) throws { try message.encode(to: encoder) }
-    }
-
     /// Every sample message of the contract with generated paths and every Watch event.
     static func eachSample(_ body: (any (Codable & Hashable).Type, JSONValue, String) throws -> Void) throws {
         let types = ContractSchemaTests.messageTypes()

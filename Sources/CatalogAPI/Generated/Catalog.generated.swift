@@ -146,13 +146,34 @@ extension ItemSort: JSONSchemaDescribable {
 extension ListItemsRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("categoryId", categoryId)
-        writer.member("query", query)
-        writer.member("level", level)
-        writer.member("sort", sort?.rawValue)
-        writer.member("descending", descending)
-        writer.member("pageSize", pageSize)
-        writer.member("pageToken", pageToken)
+        if let categoryId {
+            writer.key("categoryId")
+            writer.value(categoryId)
+        }
+        if let query {
+            writer.key("query")
+            writer.value(query)
+        }
+        if let level {
+            writer.key("level")
+            writer.value(level)
+        }
+        if let sort {
+            writer.key("sort")
+            writer.value(sort.rawValue)
+        }
+        if let descending {
+            writer.key("descending")
+            writer.value(descending)
+        }
+        if let pageSize {
+            writer.key("pageSize")
+            writer.value(pageSize)
+        }
+        if let pageToken {
+            writer.key("pageToken")
+            writer.value(pageToken)
+        }
         writer.endObject()
     }
 }
@@ -341,8 +362,12 @@ extension ListItemsResponse: JSONWritable {
             element.writeJSON(to: &writer)
         }
         writer.endArray()
-        writer.member("nextPageToken", nextPageToken)
-        writer.member("totalCount", totalCount)
+        if let nextPageToken {
+            writer.key("nextPageToken")
+            writer.value(nextPageToken)
+        }
+        writer.key("totalCount")
+        writer.value(totalCount)
         writer.endObject()
     }
 }
@@ -446,7 +471,8 @@ extension ListItemsResponse: JSONSchemaDescribable {
 extension IDRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
+        writer.key("id")
+        writer.value(id)
         writer.endObject()
     }
 }
@@ -512,16 +538,32 @@ extension IDRequest: JSONSchemaDescribable {
 extension CreateItemRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("title", title)
-        writer.member("summary", summary)
-        writer.member("level", level)
-        writer.member("duration", duration)
+        writer.key("title")
+        writer.value(title)
+        if let summary {
+            writer.key("summary")
+            writer.value(summary)
+        }
+        if let level {
+            writer.key("level")
+            writer.value(level)
+        }
+        if let duration {
+            writer.key("duration")
+            writer.value(duration)
+        }
         if let price {
             writer.key("price")
             price.writeJSON(to: &writer)
         }
-        writer.member("imageURL", imageURL)
-        writer.member("categoryId", categoryId)
+        if let imageURL {
+            writer.key("imageURL")
+            writer.value(imageURL)
+        }
+        if let categoryId {
+            writer.key("categoryId")
+            writer.value(categoryId)
+        }
         writer.endObject()
     }
 }
@@ -702,8 +744,12 @@ extension CreateItemRequest: JSONSchemaDescribable {
 extension UpdateItemRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("title", title)
+        writer.key("id")
+        writer.value(id)
+        if let title {
+            writer.key("title")
+            writer.value(title)
+        }
         switch summary {
         case .unchanged: break
         case .clear:

@@ -304,10 +304,22 @@ extension CategorySort: JSONSchemaDescribable {
 extension ListCategoriesRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("query", query)
-        writer.member("hideEmpty", hideEmpty)
-        writer.member("sort", sort?.rawValue)
-        writer.member("descending", descending)
+        if let query {
+            writer.key("query")
+            writer.value(query)
+        }
+        if let hideEmpty {
+            writer.key("hideEmpty")
+            writer.value(hideEmpty)
+        }
+        if let sort {
+            writer.key("sort")
+            writer.value(sort.rawValue)
+        }
+        if let descending {
+            writer.key("descending")
+            writer.value(descending)
+        }
         writer.endObject()
     }
 }
@@ -504,9 +516,16 @@ extension CategoryList: JSONSchemaDescribable {
 extension CreateCategoryRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("name", name)
-        writer.member("color", color)
-        writer.member("icon", icon)
+        writer.key("name")
+        writer.value(name)
+        if let color {
+            writer.key("color")
+            writer.value(color)
+        }
+        if let icon {
+            writer.key("icon")
+            writer.value(icon)
+        }
         writer.endObject()
     }
 }
@@ -609,12 +628,28 @@ extension CreateCategoryRequest: JSONSchemaDescribable {
 extension UpdateCategoryRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("name", name)
-        writer.member("color", color)
-        writer.member("icon", icon)
-        writer.member("isDefault", isDefault)
-        writer.member("expectedRevision", expectedRevision)
+        writer.key("id")
+        writer.value(id)
+        if let name {
+            writer.key("name")
+            writer.value(name)
+        }
+        if let color {
+            writer.key("color")
+            writer.value(color)
+        }
+        if let icon {
+            writer.key("icon")
+            writer.value(icon)
+        }
+        if let isDefault {
+            writer.key("isDefault")
+            writer.value(isDefault)
+        }
+        if let expectedRevision {
+            writer.key("expectedRevision")
+            writer.value(expectedRevision)
+        }
         writer.endObject()
     }
 }
@@ -779,11 +814,24 @@ extension DeleteItemsPolicy: JSONSchemaDescribable {
 extension DeleteCategoryRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("items", items?.rawValue)
-        writer.member("moveTo", moveTo)
-        writer.member("expectedRevision", expectedRevision)
-        writer.member("dryRun", dryRun)
+        writer.key("id")
+        writer.value(id)
+        if let items {
+            writer.key("items")
+            writer.value(items.rawValue)
+        }
+        if let moveTo {
+            writer.key("moveTo")
+            writer.value(moveTo)
+        }
+        if let expectedRevision {
+            writer.key("expectedRevision")
+            writer.value(expectedRevision)
+        }
+        if let dryRun {
+            writer.key("dryRun")
+            writer.value(dryRun)
+        }
         writer.endObject()
     }
 }
@@ -922,9 +970,12 @@ extension DeleteCategoryRequest: JSONSchemaDescribable {
 extension DeleteCategoryResponse: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("deletedItems", deletedItems)
-        writer.member("movedItems", movedItems)
-        writer.member("unassignedItems", unassignedItems)
+        writer.key("deletedItems")
+        writer.value(deletedItems)
+        writer.key("movedItems")
+        writer.value(movedItems)
+        writer.key("unassignedItems")
+        writer.value(unassignedItems)
         writer.endObject()
     }
 }
@@ -1026,10 +1077,20 @@ extension MoveDirection: JSONSchemaDescribable {
 extension MoveCategoryRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("direction", direction?.rawValue)
-        writer.member("toPosition", toPosition)
-        writer.member("expectedRevision", expectedRevision)
+        writer.key("id")
+        writer.value(id)
+        if let direction {
+            writer.key("direction")
+            writer.value(direction.rawValue)
+        }
+        if let toPosition {
+            writer.key("toPosition")
+            writer.value(toPosition)
+        }
+        if let expectedRevision {
+            writer.key("expectedRevision")
+            writer.value(expectedRevision)
+        }
         writer.endObject()
     }
 }
@@ -1156,8 +1217,12 @@ extension MergeCategoriesRequest: JSONWritable {
             writer.value(element)
         }
         writer.endArray()
-        writer.member("targetId", targetId)
-        writer.member("dryRun", dryRun)
+        writer.key("targetId")
+        writer.value(targetId)
+        if let dryRun {
+            writer.key("dryRun")
+            writer.value(dryRun)
+        }
         writer.endObject()
     }
 }
@@ -1263,7 +1328,8 @@ extension MergeCategoriesResponse: JSONWritable {
         writer.beginObject()
         writer.key("target")
         target.writeJSON(to: &writer)
-        writer.member("movedItems", movedItems)
+        writer.key("movedItems")
+        writer.value(movedItems)
         writer.key("deletedIds")
         writer.beginArray()
         for element in deletedIds {
@@ -1376,8 +1442,14 @@ extension AssignItemsRequest: JSONWritable {
             writer.value(element)
         }
         writer.endArray()
-        writer.member("categoryId", categoryId)
-        writer.member("dryRun", dryRun)
+        if let categoryId {
+            writer.key("categoryId")
+            writer.value(categoryId)
+        }
+        if let dryRun {
+            writer.key("dryRun")
+            writer.value(dryRun)
+        }
         writer.endObject()
     }
 }
@@ -1483,7 +1555,8 @@ extension AssignItemsRequest: JSONSchemaDescribable {
 extension AssignItemsResponse: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("updated", updated)
+        writer.key("updated")
+        writer.value(updated)
         writer.endObject()
     }
 }
@@ -1549,8 +1622,10 @@ extension AssignItemsResponse: JSONSchemaDescribable {
 extension MoveItemsRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("fromId", fromId)
-        writer.member("toId", toId)
+        writer.key("fromId")
+        writer.value(fromId)
+        writer.key("toId")
+        writer.value(toId)
         writer.endObject()
     }
 }
@@ -1632,7 +1707,8 @@ extension MoveItemsRequest: JSONSchemaDescribable {
 extension MoveItemsResponse: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("moved", moved)
+        writer.key("moved")
+        writer.value(moved)
         writer.endObject()
     }
 }
@@ -1698,10 +1774,14 @@ extension MoveItemsResponse: JSONSchemaDescribable {
 extension CategoryStats.Entry: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("name", name)
-        writer.member("itemCount", itemCount)
-        writer.member("share", share)
+        writer.key("id")
+        writer.value(id)
+        writer.key("name")
+        writer.value(name)
+        writer.key("itemCount")
+        writer.value(itemCount)
+        writer.key("share")
+        writer.value(share)
         writer.endObject()
     }
 }
@@ -1815,10 +1895,14 @@ extension CategoryStats.Entry: JSONSchemaDescribable {
 extension CategoryStats: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("categoryCount", categoryCount)
-        writer.member("itemCount", itemCount)
-        writer.member("uncategorizedItemCount", uncategorizedItemCount)
-        writer.member("emptyCategoryCount", emptyCategoryCount)
+        writer.key("categoryCount")
+        writer.value(categoryCount)
+        writer.key("itemCount")
+        writer.value(itemCount)
+        writer.key("uncategorizedItemCount")
+        writer.value(uncategorizedItemCount)
+        writer.key("emptyCategoryCount")
+        writer.value(emptyCategoryCount)
         writer.key("categories")
         writer.beginArray()
         for element in categories {
@@ -2037,11 +2121,18 @@ extension Palette: JSONSchemaDescribable {
 extension CategoryRecord: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("name", name)
-        writer.member("color", color)
-        writer.member("icon", icon)
-        writer.member("position", position)
-        writer.member("isDefault", isDefault)
+        writer.key("name")
+        writer.value(name)
+        writer.key("color")
+        writer.value(color)
+        if let icon {
+            writer.key("icon")
+            writer.value(icon)
+        }
+        writer.key("position")
+        writer.value(position)
+        writer.key("isDefault")
+        writer.value(isDefault)
         writer.endObject()
     }
 }
@@ -2174,8 +2265,10 @@ extension CategoryRecord: JSONSchemaDescribable {
 extension CategoryExport: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("format", format)
-        writer.member("exportedAt", exportedAt)
+        writer.key("format")
+        writer.value(format)
+        writer.key("exportedAt")
+        writer.value(exportedAt)
         writer.key("categories")
         writer.beginArray()
         for element in categories {
@@ -2292,8 +2385,12 @@ extension ImportCategoriesRequest: JSONWritable {
             element.writeJSON(to: &writer)
         }
         writer.endArray()
-        writer.member("mode", mode.rawValue)
-        writer.member("dryRun", dryRun)
+        writer.key("mode")
+        writer.value(mode.rawValue)
+        if let dryRun {
+            writer.key("dryRun")
+            writer.value(dryRun)
+        }
         writer.endObject()
     }
 }
@@ -2397,10 +2494,14 @@ extension ImportCategoriesRequest: JSONSchemaDescribable {
 extension ImportCategoriesResponse: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("created", created)
-        writer.member("updated", updated)
-        writer.member("unchanged", unchanged)
-        writer.member("deleted", deleted)
+        writer.key("created")
+        writer.value(created)
+        writer.key("updated")
+        writer.value(updated)
+        writer.key("unchanged")
+        writer.value(unchanged)
+        writer.key("deleted")
+        writer.value(deleted)
         writer.endObject()
     }
 }

@@ -95,8 +95,10 @@ public struct Category: Codable, Sendable, Hashable, Identifiable {
 extension Money: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("amount", amount)
-        writer.member("currency", currency)
+        writer.key("amount")
+        writer.value(amount)
+        writer.key("currency")
+        writer.value(currency)
         writer.endObject()
     }
 }
@@ -178,19 +180,38 @@ extension Money: JSONSchemaDescribable {
 extension Item: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("title", title)
-        writer.member("summary", summary)
-        writer.member("level", level)
-        writer.member("duration", duration)
+        writer.key("id")
+        writer.value(id)
+        writer.key("title")
+        writer.value(title)
+        if let summary {
+            writer.key("summary")
+            writer.value(summary)
+        }
+        if let level {
+            writer.key("level")
+            writer.value(level)
+        }
+        if let duration {
+            writer.key("duration")
+            writer.value(duration)
+        }
         if let price {
             writer.key("price")
             price.writeJSON(to: &writer)
         }
-        writer.member("imageURL", imageURL)
-        writer.member("categoryId", categoryId)
-        writer.member("createdAt", createdAt)
-        writer.member("updatedAt", updatedAt)
+        if let imageURL {
+            writer.key("imageURL")
+            writer.value(imageURL)
+        }
+        if let categoryId {
+            writer.key("categoryId")
+            writer.value(categoryId)
+        }
+        writer.key("createdAt")
+        writer.value(createdAt)
+        writer.key("updatedAt")
+        writer.value(updatedAt)
         writer.endObject()
     }
 }
@@ -419,17 +440,30 @@ extension Item: JSONSchemaDescribable {
 extension Category: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("name", name)
-        writer.member("slug", slug)
-        writer.member("color", color)
-        writer.member("icon", icon)
-        writer.member("position", position)
-        writer.member("isDefault", isDefault)
-        writer.member("itemCount", itemCount)
-        writer.member("revision", revision)
-        writer.member("createdAt", createdAt)
-        writer.member("updatedAt", updatedAt)
+        writer.key("id")
+        writer.value(id)
+        writer.key("name")
+        writer.value(name)
+        writer.key("slug")
+        writer.value(slug)
+        writer.key("color")
+        writer.value(color)
+        if let icon {
+            writer.key("icon")
+            writer.value(icon)
+        }
+        writer.key("position")
+        writer.value(position)
+        writer.key("isDefault")
+        writer.value(isDefault)
+        writer.key("itemCount")
+        writer.value(itemCount)
+        writer.key("revision")
+        writer.value(revision)
+        writer.key("createdAt")
+        writer.value(createdAt)
+        writer.key("updatedAt")
+        writer.value(updatedAt)
         writer.endObject()
     }
 }

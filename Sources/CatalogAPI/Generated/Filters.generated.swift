@@ -280,9 +280,14 @@ extension FilterSource: JSONSchemaDescribable {
 extension FilterOption: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id)
-        writer.member("title", title)
-        writer.member("icon", icon)
+        writer.key("id")
+        writer.value(id)
+        writer.key("title")
+        writer.value(title)
+        if let icon {
+            writer.key("icon")
+            writer.value(icon)
+        }
         writer.endObject()
     }
 }
@@ -383,19 +388,30 @@ extension FilterOption: JSONSchemaDescribable {
 extension FilterState: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("filterId", filterId)
-        writer.member("title", title)
+        writer.key("filterId")
+        writer.value(filterId)
+        writer.key("title")
+        writer.value(title)
         writer.key("options")
         writer.beginArray()
         for element in options {
             element.writeJSON(to: &writer)
         }
         writer.endArray()
-        writer.member("selectedId", selectedId)
-        writer.member("presentation", presentation.rawValue)
-        writer.member("revision", revision)
-        writer.member("updatedAt", updatedAt)
-        writer.member("source", source?.rawValue)
+        if let selectedId {
+            writer.key("selectedId")
+            writer.value(selectedId)
+        }
+        writer.key("presentation")
+        writer.value(presentation.rawValue)
+        writer.key("revision")
+        writer.value(revision)
+        writer.key("updatedAt")
+        writer.value(updatedAt)
+        if let source {
+            writer.key("source")
+            writer.value(source.rawValue)
+        }
         writer.endObject()
     }
 }
@@ -627,14 +643,22 @@ extension FilterEvent.Kind: JSONSchemaDescribable {
 extension FilterEvent: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("kind", kind.rawValue)
-        writer.member("revision", revision)
-        writer.member("previousRevision", previousRevision)
+        writer.key("kind")
+        writer.value(kind.rawValue)
+        writer.key("revision")
+        writer.value(revision)
+        if let previousRevision {
+            writer.key("previousRevision")
+            writer.value(previousRevision)
+        }
         if let state {
             writer.key("state")
             state.writeJSON(to: &writer)
         }
-        writer.member("reset", reset)
+        if let reset {
+            writer.key("reset")
+            writer.value(reset)
+        }
         writer.endObject()
     }
 }
@@ -771,8 +795,10 @@ extension FilterEvent: JSONSchemaDescribable {
 extension DefineFilterRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("filterId", filterId)
-        writer.member("title", title)
+        writer.key("filterId")
+        writer.value(filterId)
+        writer.key("title")
+        writer.value(title)
         if let options {
             writer.key("options")
             writer.beginArray()
@@ -781,7 +807,10 @@ extension DefineFilterRequest: JSONWritable {
             }
             writer.endArray()
         }
-        writer.member("source", source?.rawValue)
+        if let source {
+            writer.key("source")
+            writer.value(source.rawValue)
+        }
         writer.endObject()
     }
 }
@@ -903,7 +932,8 @@ extension DefineFilterRequest: JSONSchemaDescribable {
 extension FilterIDRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("filterId", filterId)
+        writer.key("filterId")
+        writer.value(filterId)
         writer.endObject()
     }
 }
@@ -1043,9 +1073,16 @@ extension FilterList: JSONSchemaDescribable {
 extension SelectFilterRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("filterId", filterId)
-        writer.member("optionId", optionId)
-        writer.member("toggle", toggle)
+        writer.key("filterId")
+        writer.value(filterId)
+        if let optionId {
+            writer.key("optionId")
+            writer.value(optionId)
+        }
+        if let toggle {
+            writer.key("toggle")
+            writer.value(toggle)
+        }
         writer.endObject()
     }
 }
@@ -1148,8 +1185,10 @@ extension SelectFilterRequest: JSONSchemaDescribable {
 extension SetPresentationRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("filterId", filterId)
-        writer.member("presentation", presentation.rawValue)
+        writer.key("filterId")
+        writer.value(filterId)
+        writer.key("presentation")
+        writer.value(presentation.rawValue)
         writer.endObject()
     }
 }
@@ -1235,10 +1274,20 @@ extension FilterDelivery: JSONSchemaDescribable {
 extension WatchFilterRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("filterId", filterId)
-        writer.member("sinceRevision", sinceRevision)
-        writer.member("delivery", delivery?.rawValue)
-        writer.member("heartbeatSeconds", heartbeatSeconds)
+        writer.key("filterId")
+        writer.value(filterId)
+        if let sinceRevision {
+            writer.key("sinceRevision")
+            writer.value(sinceRevision)
+        }
+        if let delivery {
+            writer.key("delivery")
+            writer.value(delivery.rawValue)
+        }
+        if let heartbeatSeconds {
+            writer.key("heartbeatSeconds")
+            writer.value(heartbeatSeconds)
+        }
         writer.endObject()
     }
 }

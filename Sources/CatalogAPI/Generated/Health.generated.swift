@@ -24,7 +24,10 @@ public struct HealthCheckResponse: Codable, Sendable, Hashable {
 extension HealthCheckRequest: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("service", service)
+        if let service {
+            writer.key("service")
+            writer.value(service)
+        }
         writer.endObject()
     }
 }
@@ -93,7 +96,8 @@ extension HealthCheckRequest: JSONSchemaDescribable {
 extension HealthCheckResponse: JSONWritable {
     package func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("status", status.rawValue)
+        writer.key("status")
+        writer.value(status.rawValue)
         writer.endObject()
     }
 }

@@ -8,6 +8,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let configuration: HTTP2ClientConfiguration
+    /// The codec of every request's content type, which each answer's must match.
+    private let requestCodec: String?
     private let authority: String
     private let scheme: String
     private var session: NGHTTP2Session?
@@ -25,6 +27,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     init(configuration: HTTP2ClientConfiguration, authority: String) {
         self.configuration = configuration
+        requestCodec = ContentType(headerValue: configuration.contentType)?.codecName
         self.authority = authority
         self.scheme = configuration.tls == nil ? "http" : "https"
     }
@@ -133,7 +136,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             maxMessageSize: configuration.maxReceiveMessageSize,
             maxHeaderListSize: ClientStream.maxHeaderListSize
         )
-        state.machine.requestCodec = ContentType(headerValue: configuration.contentType)?.codecName
+        state.machine.requestCodec = requestCodec
         guard let id = session.submitRequest(headers: headers) else {
             throw RPCError(.unavailable, "the connection cannot open more streams")
         }

@@ -41,23 +41,7 @@ extension CBORReader {
 
     /// Starts reading a message's map; a message is always a map.
     package mutating func beginMap() throws(CBORMessageError) -> CBORMapCursor {
-        let start = offset
-        if let count = shortHead(.map) {
-            try enter(at: start)
-            return CBORMapCursor(remaining: try orMalformed { () throws(CBORError) in try self.count(count, minimumBytesEach: 2, at: start) })
-        }
-        let head = try messageHead()
-        switch head {
-        case .item(.map, let count):
-            try enter(at: start)
-            return CBORMapCursor(remaining: try orMalformed { () throws(CBORError) in try self.count(count, minimumBytesEach: 2, at: start) })
-        case .indefinite(.map):
-            try enter(at: start)
-            return CBORMapCursor(remaining: nil)
-        default:
-            offset = start
-            throw try mismatch(expected: "an object")
-        }
+        CBORMapCursor(remaining: try beginContainer(.map, minimumBytesEach: 2, expected: "an object"))
     }
 
     /// The next text key of the map, or `nil` at its end. Entries whose key is not a definite
@@ -76,9 +60,8 @@ extension CBORReader {
                 return nil
             }
             let start = offset
-            let head = try textHeadOrAny()
-            if case .item(.text, let length) = head {
-                _ = try orMalformed { () throws(CBORError) in try self.checkLength(length, at: start) }
+            if case .item(.text, let length) = try head(expecting: .text) {
+                try orMalformed { () throws(CBORError) in try checkLength(length, at: start) }
                 let key = CBORKey(start: offset, count: Int(length))
                 offset += Int(length)
                 return key
@@ -121,21 +104,25 @@ extension CBORReader {
     // MARK: Arrays
 
     package mutating func beginArray() throws(CBORMessageError) -> CBORArrayCursor {
+        CBORArrayCursor(remaining: try beginContainer(.array, minimumBytesEach: 1, expected: "an array"))
+    }
+
+    /// Enters the map or array that comes next: how many entries or elements it declares
+    /// (which the rest of the input can hold), `nil` for an indefinite length.
+    private mutating func beginContainer(
+        _ major: CBORMajorType, minimumBytesEach: UInt64, expected: String
+    ) throws(CBORMessageError) -> Int? {
         let start = offset
-        if let count = shortHead(.array) {
+        switch try head(expecting: major) {
+        case .item(major, let count):
             try enter(at: start)
-            return CBORArrayCursor(remaining: try orMalformed { () throws(CBORError) in try self.count(count, minimumBytesEach: 1, at: start) })
-        }
-        switch try messageHead() {
-        case .item(.array, let count):
+            return try orMalformed { () throws(CBORError) in try self.count(count, minimumBytesEach: minimumBytesEach, at: start) }
+        case .indefinite(major):
             try enter(at: start)
-            return CBORArrayCursor(remaining: try orMalformed { () throws(CBORError) in try self.count(count, minimumBytesEach: 1, at: start) })
-        case .indefinite(.array):
-            try enter(at: start)
-            return CBORArrayCursor(remaining: nil)
+            return nil
         default:
             offset = start
-            throw try mismatch(expected: "an array")
+            throw try mismatch(expected: expected)
         }
     }
 
@@ -185,7 +172,7 @@ extension CBORReader {
 
     package mutating func readString() throws(CBORMessageError) -> String {
         let start = offset
-        switch try textHeadOrAny() {
+        switch try head(expecting: .text) {
         case .item(.text, let length):
             let text: String? = try withPayload(length: length, itemStart: start) { (utf8: UnsafeBufferPointer<UInt8>) -> String? in String(checkingUTF8: utf8) }
             guard let text else { throw CBORMessageError(.malformed(error(.invalid, "a text string is not UTF-8", at: start))) }
@@ -214,10 +201,8 @@ extension CBORReader {
 
     package mutating func readInt64() throws(CBORMessageError) -> Int64 {
         let start = offset
-        if let n = shortHead(.unsigned) { return Int64(n) }
-        if let n = shortHead(.negative) { return -1 - Int64(n) }
         let integer: Int64? =
-            switch try messageHead() {
+            switch try head(expecting: .unsigned) {
             case .item(.unsigned, let n): Int64(exactly: n)
             case .item(.negative, let n): Int64(exactly: n).map { -1 - $0 }
             case .simple(.float(let number)): Int64(exactly: number)
@@ -308,9 +293,9 @@ extension CBORReader {
         }
     }
 
-    /// The next head, read the short way when it is a short text string's.
-    private mutating func textHeadOrAny() throws(CBORMessageError) -> Head {
-        if let length = shortHead(.text) { return .item(.text, length) }
+    /// The next head, read the short way when it is `major`'s, the kind the caller expects.
+    private mutating func head(expecting major: CBORMajorType) throws(CBORMessageError) -> Head {
+        if let argument = shortHead(major) { return .item(major, argument) }
         return try messageHead()
     }
 
@@ -329,9 +314,7 @@ extension CBORReader {
     private mutating func withPayload<T>(
         length: UInt64, itemStart start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T
     ) throws(CBORMessageError) -> T {
-        guard length <= UInt64(bytes.count - offset) else {
-            throw CBORMessageError(.malformed(error(.truncated, "a string of \(length) bytes runs past the end of the input", at: start)))
-        }
+        try orMalformed { () throws(CBORError) in try checkLength(length, at: start) }
         let from = offset
         offset += Int(length)
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[from..<offset])) }
@@ -340,12 +323,6 @@ extension CBORReader {
     private mutating func enter(at start: Int) throws(CBORMessageError) {
         guard depth < maxDepth else { throw CBORMessageError(.malformed(error(.tooDeep, "nested more than \(maxDepth) deep", at: start))) }
         depth += 1
-    }
-
-    private func checkLength(_ length: UInt64, at start: Int) throws(CBORError) {
-        guard length <= UInt64(bytes.count - offset) else {
-            throw error(.truncated, "a string of \(length) bytes runs past the end of the input", at: start)
-        }
     }
 
     /// The error for an item that is not what a field needs: `null` named as such, anything
@@ -357,7 +334,6 @@ extension CBORReader {
         if value == .null || value == .undefined { return CBORMessageError(.null(expected: expected)) }
         return CBORMessageError(.wrongType(expected: expected))
     }
-
 }
 
 private func orMalformed<T>(_ body: () throws(CBORError) -> T) throws(CBORMessageError) -> T {

@@ -212,12 +212,17 @@ package struct CBORReader {
 
     /// The `length` bytes of a string, which must all be in the input.
     mutating func readPayload(length: UInt64, at start: Int) throws(CBORError) -> [UInt8] {
-        guard length <= UInt64(bytes.count - offset) else {
-            throw error(.truncated, "a string of \(length) bytes runs past the end of the input", at: start)
-        }
+        try checkLength(length, at: start)
         let payload = Array(bytes[offset..<offset + Int(length)])
         offset += Int(length)
         return payload
+    }
+
+    /// Refuses a string of `length` bytes from here that would run past the end of the input.
+    func checkLength(_ length: UInt64, at start: Int) throws(CBORError) {
+        guard length <= UInt64(bytes.count - offset) else {
+            throw error(.truncated, "a string of \(length) bytes runs past the end of the input", at: start)
+        }
     }
 
     /// A declared number of items, each at least `minimumBytesEach` bytes, that the rest of
