@@ -98,6 +98,7 @@ let package = Package(
             dependencies: [
                 "CatalogStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -338,13 +339,20 @@ let package = Package(
         // A throwaway PostgreSQL cluster per test.
         .target(
             name: "PostgresTestSupport",
-            dependencies: ["ChildProcess"],
+            dependencies: [
+                "ChildProcess",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/PostgresTestSupport"
         ),
         .testTarget(
             name: "CatalogStorePostgresTests",
             dependencies: [
+                "CatalogAPI",
+                "CatalogStore",
                 "CatalogStorePostgres",
+                "RPCCore",
                 "PostgresTestSupport",
                 "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),

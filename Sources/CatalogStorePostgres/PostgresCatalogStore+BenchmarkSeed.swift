@@ -9,7 +9,7 @@ extension PostgresCatalogStore: BenchmarkSeeding {
     public func seedForBenchmark(categories: Int, items: Int, largeCategoryItems large: Int) async throws(CatalogError)
         -> BenchmarkSeedSummary
     {
-        let summary = try await write { transaction in
+        let summary = try await write(timeout: Self.seedStatementTimeout) { transaction in
             try await transaction.lockCatalog()
             try await transaction.categoriesChange()
             try await transaction.itemsChange()
@@ -18,9 +18,12 @@ extension PostgresCatalogStore: BenchmarkSeeding {
             return summary
         }
         // Fresh statistics, so the planner knows the tables' sizes before the first query.
-        _ = try await read { transaction in try await transaction.query("ANALYZE") }
+        _ = try await read(timeout: Self.seedStatementTimeout) { transaction in try await transaction.query("ANALYZE") }
         return summary
     }
+
+    /// The longest a statement of the seed may take: one inserts every item.
+    private static let seedStatementTimeout: Duration = .seconds(600)
 
     private static func seed(_ transaction: Transaction, categories: Int, items: Int, large: Int) async throws
         -> BenchmarkSeedSummary

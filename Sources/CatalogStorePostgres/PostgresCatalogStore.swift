@@ -2,6 +2,7 @@ import CatalogAPI
 import CatalogStore
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 import Synchronization
 
@@ -31,6 +32,10 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         public var maxReconnectDelay: Duration = .seconds(1)
         /// The longest a call waits for a pooled connection before it answers UNAVAILABLE.
         public var connectionWait: Duration = .seconds(3)
+        /// The longest a statement waits for PostgreSQL's answer: then its connection is
+        /// closed and the call answers UNAVAILABLE. Long enough for the heaviest write of a
+        /// large catalog (a merge of 100 000 items takes about 3 s).
+        public var statementTimeout: Duration = .seconds(10)
 
         public init() {}
     }
@@ -102,27 +107,45 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
 
     // MARK: Transactions
 
-    /// One write transaction's connection, and what it changed.
+    /// One transaction's connection (or a read's, outside any transaction), and what it changed.
     final class Transaction {
         let connection: PostgresConnection
         let logger: Logger
         private let store: PostgresCatalogStore
+        /// The longest each statement waits for its answer.
+        let timeout: Duration
+        /// Whether a statement was sent on the connection yet (a `BEGIN` counts).
+        private var used: Bool
         /// The filter changes it made, in order, for the observer once it commits.
         private(set) var filterChanges: [CommittedFilterChange] = []
         /// The caches of the tables it changes, put aside until it ends; `nil` outside a write.
         private let cachesChanged: ChangedCaches?
 
-        init(connection: PostgresConnection, store: PostgresCatalogStore, cachesChanged: ChangedCaches? = nil) {
+        /// `inTransaction`: its statements follow a `BEGIN` sent on `connection`.
+        init(
+            connection: PostgresConnection, store: PostgresCatalogStore, timeout: Duration, inTransaction: Bool,
+            cachesChanged: ChangedCaches? = nil
+        ) {
             self.connection = connection
             self.logger = store.logger
             self.store = store
+            self.timeout = timeout
+            self.used = inTransaction
             self.cachesChanged = cachesChanged
         }
 
-        /// Runs one statement and returns its rows.
+        /// Runs one statement and returns its rows (see `PostgresConnection.roundTrip`). The
+        /// first statement on a connection found closed before it was sent throws
+        /// `ConnectionLostBeforeUse`.
         @discardableResult
         func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-            try await connection.query(query, logger: logger).collect()
+            let first = !used
+            used = true
+            do {
+                return try await connection.roundTrip(query, timeout: timeout, logger: logger)
+            } catch RoundTripError.connectionClosed where first {
+                throw ConnectionLostBeforeUse(cause: RoundTripError.connectionClosed)
+            }
         }
 
         /// Runs one `UPDATE` or `DELETE` and returns how many rows it changed.
@@ -197,28 +220,27 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         itemCache.generation.setListening(listening)
     }
 
-    /// A dry run's result, thrown to roll its transaction back.
-    private struct DryRun<T: Sendable>: Error {
-        let result: T
-    }
-
     /// Runs `body` in one transaction, committed unless `dryRun` (then rolled back); once
-    /// committed, the observer is told about its filter changes before this returns.
-    func write<T: Sendable>(dryRun: Bool = false, _ body: @Sendable (Transaction) async throws -> T)
-        async throws(CatalogError) -> T
-    {
+    /// committed, the observer is told about its filter changes before this returns. Each
+    /// statement waits at most `timeout` (default `Settings.statementTimeout`).
+    func write<T: Sendable>(
+        dryRun: Bool = false, timeout: Duration? = nil, _ body: @Sendable (Transaction) async throws -> T
+    ) async throws(CatalogError) -> T {
         let outcome: (result: T, changes: [CommittedFilterChange])
         let cachesChanged = ChangedCaches()
         defer { cachesChanged.commitsEnded() }
         do {
-            outcome = try await withConnection { connection in try await connection.withTransaction(logger: self.logger) { connection in
-                let transaction = Transaction(connection: connection, store: self, cachesChanged: cachesChanged)
-                let result = try await body(transaction)
-                if dryRun { throw DryRun(result: result) }
-                return (result, transaction.filterChanges)
-            } }
+            outcome = try await withConnection { connection in
+                let transaction = Transaction(
+                    connection: connection, store: self, timeout: timeout ?? self.settings.statementTimeout, inTransaction: true,
+                    cachesChanged: cachesChanged)
+                return try await connection.transaction(commit: !dryRun, timeout: transaction.timeout, logger: self.logger) {
+                    let result = try await body(transaction)
+                    // A dry run is rolled back: nothing of it is told.
+                    return (result, dryRun ? [] : transaction.filterChanges)
+                }
+            }
         } catch {
-            if let dryRun = (error as? PostgresTransactionError)?.closureError as? DryRun<T> { return dryRun.result }
             throw storeError(error)
         }
         await deliver(outcome.changes)
@@ -229,6 +251,11 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     /// takes, even with the database down; here the wait ends after
     /// `Settings.connectionWait` (a call then answers UNAVAILABLE), and no call waits at all
     /// while the listener cannot connect.
+    ///
+    /// The pool may lend a connection that was lost a moment before (it learns of a closed
+    /// connection only after): when `body`'s `BEGIN` meets a lost connection, or its first
+    /// statement finds it closed before it is sent, nothing was done on it, and `body` runs
+    /// once more on another.
     private func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         guard reachable.load(ordering: .relaxed) else { throw CatalogError.databaseUnavailable }
         let lease = Lease()
@@ -236,9 +263,24 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         return try await withoutActuallyEscaping(body) { body in
             try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
-                    try await self.client.withConnection { connection in
-                        lease.taken.store(true, ordering: .relaxed)
-                        return try await body(connection)
+                    let run = { @Sendable in
+                        try await self.client.withConnection { connection in
+                            lease.taken.store(true, ordering: .relaxed)
+                            do {
+                                return try await body(connection)
+                            } catch let lost as ConnectionLostBeforeUse {
+                                // Back to the pool only once it is closed, so that it is not lent again.
+                                connection.closeWithoutWaiting()
+                                try? await connection.closeFuture.get()
+                                throw lost
+                            }
+                        }
+                    }
+                    do {
+                        return try await run()
+                    } catch is ConnectionLostBeforeUse {
+                        lease.taken.store(false, ordering: .relaxed)
+                        return try await run()
                     }
                 }
                 group.addTask {
@@ -262,10 +304,12 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
 
     /// Runs `body` on a pooled connection, outside any transaction: for reads, each statement
     /// of which sees what was committed when it began.
-    func read<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws(CatalogError) -> T {
+    func read<T: Sendable>(timeout: Duration? = nil, _ body: @Sendable (Transaction) async throws -> T) async throws(CatalogError) -> T {
         do {
             return try await withConnection { connection in
-                try await body(Transaction(connection: connection, store: self))
+                try await body(
+                    Transaction(
+                        connection: connection, store: self, timeout: timeout ?? self.settings.statementTimeout, inTransaction: false))
             }
         } catch {
             throw storeError(error)
@@ -275,11 +319,14 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     /// Runs `body` in a read-only transaction that sees one snapshot throughout.
     func readSnapshot<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws(CatalogError) -> T {
         do {
-            return try await withConnection { connection in try await connection.withTransaction(logger: self.logger) { connection in
-                let transaction = Transaction(connection: connection, store: self)
-                try await transaction.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                return try await body(transaction)
-            } }
+            return try await withConnection { connection in
+                let transaction = Transaction(
+                    connection: connection, store: self, timeout: self.settings.statementTimeout, inTransaction: true)
+                return try await connection.transaction(timeout: transaction.timeout, logger: self.logger) {
+                    try await transaction.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    return try await body(transaction)
+                }
+            }
         } catch {
             throw storeError(error)
         }
@@ -290,7 +337,7 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     /// Keeps catalog errors; turns anything else into UNAVAILABLE when the database cannot be
     /// reached, else into a storage error with a safe message, after logging its cause.
     func storeError(_ error: any Error) -> CatalogError {
-        let error = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.rollbackError ?? $0.commitError } ?? error
+        let error = (error as? ConnectionLostBeforeUse)?.cause ?? error
         if let error = error as? CatalogError { return error }
         if error is CancellationError { return CatalogError.storage("cancelled").causedBy(error) }
         if Self.isUnreachable(error) {
@@ -307,8 +354,17 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     }
 
     /// Whether `error` says the database is out of reach rather than that a statement failed:
-    /// no connection, a connection lost, or a server shutting down or starting up.
+    /// no connection, a connection lost or gone silent, or a server shutting down or starting up.
     static func isUnreachable(_ error: any Error) -> Bool {
+        if case .timedOut = error as? RoundTripError { return true }
+        return isConnectionLost(error)
+    }
+
+    /// Whether `error` says the connection is gone: closed, reset, refused, or ended by a
+    /// server shutting down or starting up.
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        if case .connectionClosed = error as? RoundTripError { return true }
+        if error is ChannelError || error is IOError { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:

@@ -23,47 +23,46 @@ struct PostgresMigrator: Sendable {
         self.migrations = migrations
     }
 
+    /// The longest a migration statement may wait for PostgreSQL: migrations rewrite whole
+    /// tables.
+    static let statementTimeout: Duration = .seconds(600)
+
     /// Applies the migrations `client`'s database lacks, all in one transaction; returns their
     /// versions. A database migrated past the newest version known here is refused: it
     /// belongs to a newer catalogd.
     func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
-        do {
-            return try await apply(client, logger: logger)
-        } catch let error as PostgresTransactionError {
-            // The transaction rolled back; what failed inside it is the error to report.
-            throw error.closureError ?? error
+        try await client.withConnection { connection in
+            try await connection.transaction(timeout: Self.statementTimeout, logger: logger) {
+                try await apply(on: connection, logger: logger)
+            }
         }
     }
 
-    private func apply(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS schema_migration (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-                logger: logger)
-            var applied = 0
-            for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM schema_migration", logger: logger)
-                .decode(Int.self)
-            {
-                applied = version
-            }
-            guard applied <= migrations.count else {
-                throw PostgresSchemaError.newerThanKnown(applied: applied, known: migrations.count)
-            }
-            let pending = migrations.dropFirst(applied)
-            for migration in pending {
-                do {
-                    for statement in migration.statements {
-                        try await connection.query(statement, logger: logger)
-                    }
-                } catch {
-                    throw PostgresSchemaError.migrationFailed(version: migration.version, reason: Self.reason(error))
-                }
-                try await connection.query("INSERT INTO schema_migration (version) VALUES (\(migration.version))", logger: logger)
-                logger.info("applied schema migration", metadata: ["version": "\(migration.version)"])
-            }
-            return pending.map(\.version)
+    private func apply(on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+        @discardableResult
+        func query(_ statement: PostgresQuery) async throws -> [PostgresRow] {
+            try await connection.roundTrip(statement, timeout: Self.statementTimeout, logger: logger)
         }
+        try await query("SELECT pg_advisory_xact_lock(\(Self.lockKey))")
+        try await query(
+            "CREATE TABLE IF NOT EXISTS schema_migration (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        let applied = try await query("SELECT coalesce(max(version), 0) FROM schema_migration").first?.decode(Int.self) ?? 0
+        guard applied <= migrations.count else {
+            throw PostgresSchemaError.newerThanKnown(applied: applied, known: migrations.count)
+        }
+        let pending = migrations.dropFirst(applied)
+        for migration in pending {
+            do {
+                for statement in migration.statements {
+                    try await query(statement)
+                }
+            } catch {
+                throw PostgresSchemaError.migrationFailed(version: migration.version, reason: Self.reason(error))
+            }
+            try await query("INSERT INTO schema_migration (version) VALUES (\(migration.version))")
+            logger.info("applied schema migration", metadata: ["version": "\(migration.version)"])
+        }
+        return pending.map(\.version)
     }
 
     /// The server's message for a failed statement, or the error's own description.
