@@ -36,19 +36,15 @@ public struct FiltersRPCService: RPCService {
         router.register(FiltersService.list, .task { [self] _, _ in
             FilterList(filters: hub.allStates())
         })
-        // Inline: a filter update is a few rows, written on the event loop when the writer is
-        // idle, so a change reaches subscribers with no thread hop before their own loop's.
-        router.register(FiltersService.select, .inline(responder: { [self] request, _, responder in
-            let edit = FilterEdit.select(optionID: request.optionId, toggle: request.toggle ?? false)
-            store.updateFilter(try FilterRules.filterID(request.filterId), edit, completion: responder.complete)
-        }))
-        router.register(FiltersService.setPresentation, .inline(responder: { [self] request, _, responder in
-            store.updateFilter(
-                try FilterRules.filterID(request.filterId), .setPresentation(request.presentation), completion: responder.complete)
-        }))
-        router.register(FiltersService.togglePresentation, .inline(responder: { [self] request, _, responder in
-            store.updateFilter(try FilterRules.filterID(request.filterId), .togglePresentation, completion: responder.complete)
-        }))
+        registerUpdate(FiltersService.select, into: &router) { request in
+            (request.filterId, .select(optionID: request.optionId, toggle: request.toggle ?? false))
+        }
+        registerUpdate(FiltersService.setPresentation, into: &router) { request in
+            (request.filterId, .setPresentation(request.presentation))
+        }
+        registerUpdate(FiltersService.togglePresentation, into: &router) { request in
+            (request.filterId, .togglePresentation)
+        }
         router.register(FiltersService.delete, .task { [self] request, _ in
             try await store.deleteFilter(try FilterRules.filterID(request.filterId))
             return Empty()
@@ -78,6 +74,27 @@ public struct FiltersRPCService: RPCService {
     }
 
     /// Whether a Watch refused with `error` may succeed once this replica has caught up.
+    /// Registers a filter update whose request `edit` reads: inline for a store with
+    /// `InlineFilterWrites` (a few rows, written on the event loop when the writer is idle, so
+    /// a change reaches subscribers with no thread hop before their own loop's), in a task for
+    /// any other, whose wait the call's deadline and cancellation then reach.
+    private func registerUpdate<Request: Sendable>(
+        _ method: UnaryMethod<Request, FilterState>, into router: inout Router,
+        edit: @escaping @Sendable (Request) -> (filterID: String, edit: FilterEdit)
+    ) {
+        if let store = store as? any InlineFilterWrites {
+            router.register(method, .inline(responder: { request, _, responder in
+                let (filterID, edit) = edit(request)
+                store.updateFilter(try FilterRules.filterID(filterID), edit, completion: responder.complete)
+            }))
+        } else {
+            router.register(method, .task { [store] request, _ in
+                let (filterID, edit) = edit(request)
+                return try await store.updateFilter(try FilterRules.filterID(filterID), edit)
+            })
+        }
+    }
+
     private static func mayBeElsewhere(_ error: RPCError) -> Bool {
         ["unknownFilter", "futureRevision"].contains(error.detail?.reason ?? "")
     }

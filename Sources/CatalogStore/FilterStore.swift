@@ -54,11 +54,6 @@ public protocol FilterStore: Sendable {
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState
     /// NOT_FOUND `unknownFilter`, or `unknownOption` for a select of a missing option.
     func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState
-    /// `updateFilter(_:_:)` for a caller that must not block or suspend (an inline handler):
-    /// `completion` gets the result, before this returns or later from another thread.
-    func updateFilter(
-        _ filterID: String, _ edit: FilterEdit,
-        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void)
     /// NOT_FOUND `unknownFilter`; FAILED_PRECONDITION `builtinFilter` for `categories`.
     func deleteFilter(_ filterID: String) async throws(CatalogError)
     /// Whether other processes write this store too, so that the observer may learn of a
@@ -82,4 +77,17 @@ extension FilterStore {
 
     /// Nothing to catch up with when nothing else writes.
     public func catchUp(filterID: String) async throws(CatalogError) {}
+}
+
+/// Filter updates for a caller that must not block or suspend (an inline handler), from a
+/// store that commits them on the caller when it can: an embedded database whose writer is
+/// idle. The services answer Select, SetPresentation and TogglePresentation of such a store
+/// inline, on the connection's event loop; those of any other store run in a task, where the
+/// call's deadline and cancellation reach the store's wait.
+public protocol InlineFilterWrites: FilterStore {
+    /// `updateFilter(_:_:)`: `completion` gets the result, before this returns or later from
+    /// another thread.
+    func updateFilter(
+        _ filterID: String, _ edit: FilterEdit,
+        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void)
 }

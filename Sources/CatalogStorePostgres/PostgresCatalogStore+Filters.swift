@@ -125,20 +125,6 @@ extension PostgresCatalogStore {
         }
     }
 
-    /// Runs the update in a task: PostgreSQL is always a round trip away.
-    public func updateFilter(
-        _ filterID: String, _ edit: FilterEdit,
-        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
-    ) {
-        Task {
-            do throws(CatalogError) {
-                completion(.success(try await updateFilter(filterID, edit)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-    }
-
     public func deleteFilter(_ filterID: String) async throws(CatalogError) {
         try await write { transaction in
             guard let head = try await Self.fetchFilterHead(transaction, id: filterID, locking: true), !head.deleted else {

@@ -3,7 +3,7 @@ import CatalogStore
 import Foundation
 import GRDB
 
-extension SQLiteCatalogStore: FilterStore {
+extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
     // MARK: Reads
 
     public func filters() async throws(CatalogError) -> [FilterState] {

@@ -41,6 +41,26 @@ struct ServiceRoutingTests {
         #expect(store.calls == [.item(id: 5), .category(id: 6)])
     }
 
+    @Test("filter updates run inline for a store that writes them without suspending, in a task otherwise, and answer what it said",
+          arguments: [false, true])
+    func filterUpdates(immediate: Bool) async throws {
+        let store = immediate ? ImmediateRecordingStore() : RecordingStore()
+        var router = Router()
+        router.register(FiltersRPCService(store: store, hub: FilterHub()))
+        let updates = [
+            ("/catalog.v1.Filters/Select", #"{"filterId": "sizes", "optionId": 2}"#),
+            ("/catalog.v1.Filters/SetPresentation", #"{"filterId": "sizes", "presentation": "collapsed"}"#),
+            ("/catalog.v1.Filters/TogglePresentation", #"{"filterId": "sizes"}"#),
+        ]
+        for (path, json) in updates {
+            let route = try #require(router.route(for: path))
+            #expect(route.runsInline == immediate, "\(path)")
+            let stream = OneCallStream(path: path, json: json)
+            await route.run(stream)
+            #expect(stream.finished.map(\.trailers.detail?.reason) == ["unknownFilter"], "\(path)")
+        }
+    }
+
     @Test("an invalid field ends the call with INVALID_ARGUMENT naming it, before the store")
     func invalidFieldStatus() async throws {
         let finished = try await call("/catalog.v1.Categories/Create", ##"{"name": "Cars", "color": "#12345G"}"##)

@@ -38,9 +38,20 @@ final class OneCallStream: ServerCallStream {
         doneContinuation.finish()
     }
 
+    /// A responder's answer, pulled at once: it must be there already.
     func attach(_ source: any ResponseSource, initialMetadata: Metadata) {
-        Issue.record("a unary call must not attach a response source")
-        doneContinuation.finish()
+        var message: [UInt8]?
+        while true {
+            switch source.next() {
+            case .message(let next):
+                message = next
+            case .end(let trailers):
+                return finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers)
+            case .idle:
+                Issue.record("the attached source had no answer yet")
+                return doneContinuation.finish()
+            }
+        }
     }
 
     func wakeSource() {}

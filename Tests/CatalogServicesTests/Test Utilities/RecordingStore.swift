@@ -143,17 +143,19 @@ extension RecordingStore: FilterStore {
     func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] { [] }
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState { throw .unknownFilter(definition.filterID) }
     func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState { throw .unknownFilter(filterID) }
+    func deleteFilter(_ filterID: String) async throws(CatalogError) { throw .unknownFilter(filterID) }
+    func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void) {}
+}
+
+/// A `RecordingStore` whose point reads and filter updates answer without suspending, as the
+/// SQLite store's do.
+final class ImmediateRecordingStore: RecordingStore, SynchronousPointReads, InlineFilterWrites, @unchecked Sendable {
     func updateFilter(
         _ filterID: String, _ edit: FilterEdit, completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
     ) {
         completion(.failure(.unknownFilter(filterID)))
     }
-    func deleteFilter(_ filterID: String) async throws(CatalogError) { throw .unknownFilter(filterID) }
-    func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void) {}
-}
 
-/// A `RecordingStore` whose point reads answer without suspending, as the SQLite store's do.
-final class ImmediateRecordingStore: RecordingStore, SynchronousPointReads, @unchecked Sendable {
     func categoryNow(id: Int64) throws(CatalogError) -> Category {
         record(.category(id: id))
         return Self.category
