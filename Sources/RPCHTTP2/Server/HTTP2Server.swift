@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// `run()` listens until graceful shutdown (ServiceLifecycle, or `beginGracefulShutdown()`):
 /// then it stops accepting, sends GOAWAY on every connection, lets in-flight calls finish
-/// within the grace period, and returns.
+/// within the grace period, answers those still running then with UNAVAILABLE and cancels
+/// their handlers, and returns, without waiting for a handler that ignores cancellation. Its
+/// last log line, `server stopped`, counts those calls (`calls_cut`).
 ///
 /// ```swift
 /// var router = Router()
@@ -93,18 +95,17 @@ public final class HTTP2Server: Service, Sendable {
         await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
                 // Ends once the listener and every connection closed.
-                await withDiscardingTaskGroup { group in
-                    for await connection in tasks.connections {
-                        group.addTask(executorPreference: connection.executor) { await connection.run() }
-                    }
+                for await connection in tasks.connections {
+                    tasks.run(connection)
                 }
+                await tasks.waitForRunningConnections()
             } onCancel: {
                 self.closeAllConnections()
             }
         } onGracefulShutdown: {
             self.beginGracefulShutdown()
         }
-        logger.info("server stopped")
+        logger.info("server stopped", metadata: ["calls_cut": "\(tasks.callsCut)"])
     }
 
     /// Stops accepting connections and drains the open ones; `run()` returns when they closed.
@@ -120,6 +121,7 @@ public final class HTTP2Server: Service, Sendable {
     }
 
     private func closeAllConnections() {
+        tasks.closedByForce()
         let (listener, connections) = state.withLock { ($0.listener, Array($0.connections.values)) }
         listener?.close(promise: nil)
         for channel in connections { channel.close(promise: nil) }

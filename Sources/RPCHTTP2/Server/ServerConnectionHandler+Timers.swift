@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import RPCCore
 
 /// Keepalive, the idle timeout, graceful shutdown and the end of refused connections.
 extension ServerConnectionHandler {
@@ -45,7 +46,8 @@ extension ServerConnectionHandler {
     }
 
     /// GOAWAY in two steps (notice, then the last stream after a PING round trip); in-flight
-    /// calls finish, and the connection closes when they have or the grace period ends.
+    /// calls finish, and the connection closes when they have or the grace period ends (then
+    /// the calls still running are answered UNAVAILABLE and their handlers cancelled).
     func beginGracefulShutdown() {
         // A connection accepted just before shutdown began is not active yet: start() drains it.
         if state.gracefulShutdownRequested() { startDraining() }
@@ -56,11 +58,31 @@ extension ServerConnectionHandler {
         session.submitShutdownNotice()
         session.submitPing()
         graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
-            logger.info("closing connection: shutdown grace period over", metadata: ["open_streams": "\(streams.count)"])
-            self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+            let cut = cutRunningCalls()
+            logger.info("closing connection: shutdown grace period over", metadata: ["calls_cut": "\(cut)"])
+            // Not `terminate`: nghttp2 sends nothing after a terminating GOAWAY, which goes first.
+            if let session = self.session {
+                session.submitGoAway(lastStreamID: session.lastProcessedStreamID, errorCode: HTTP2ErrorCode.noError)
+            }
             closeAfterFlush()
         }
         flush()
+    }
+
+    /// Answers every call still running UNAVAILABLE and cancels its handler; returns how many.
+    private func cutRunningCalls() -> Int {
+        guard let session else { return 0 }
+        let trailers = ResponseTrailers(
+            code: .unavailable,
+            message: "the server shut down before the call ended (grace period of \(configuration.shutdownGracePeriod))")
+        var cut = 0
+        for stream in streams.values where stream.endCall(trailers, session: session) {
+            metrics.endedEarly(.shutdown)
+            account(stream)
+            cut += 1
+        }
+        if cut > 0 { tasks.cut(cut) }
+        return cut
     }
 
     // MARK: Refused connections

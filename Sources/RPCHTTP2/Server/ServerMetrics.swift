@@ -65,6 +65,8 @@ final class ServerMetrics: Sendable {
         case bufferBudget = "buffer_budget"
         case requestTimeout = "request_timeout"
         case sendStall = "send_stall"
+        /// Still running when a shutdown's grace period ended.
+        case shutdown
     }
 
     /// Counts a call the server ended early.

@@ -334,6 +334,15 @@ final class ServerStream {
         return outbound.answer(count)
     }
 
+    /// Answers the call now with `trailers`, after what its response has queued, and stops its
+    /// handler; `false` when the call was answered already.
+    func endCall(_ trailers: ResponseTrailers, session: NGHTTP2Session) -> Bool {
+        guard !machine.isFinished else { return false }
+        finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, session: session)
+        call?.abort.fire()
+        return true
+    }
+
     /// Ends the call before its time and lets go of the bytes it holds: `trailers` answer it
     /// when its response has not started (trailers-only), RST_STREAM `resetCode` otherwise.
     func abandon(trailers: ResponseTrailers, resetCode: UInt32, session: NGHTTP2Session) {

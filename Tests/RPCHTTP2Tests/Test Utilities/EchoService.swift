@@ -17,6 +17,9 @@ enum Echo {
     static let later = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Later")
     /// Never answers; reports to the probe when it starts and when it is cancelled.
     static let hang = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Hang")
+    /// Never answers and ignores cancellation: returns only once the probe releases it
+    /// (`releaseStuckHandlers()`), and reports `.released` then.
+    static let stuck = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Stuck")
 }
 
 struct EchoRequest: Codable, Sendable, Equatable {
@@ -49,6 +52,7 @@ struct EchoResponse: Codable, Sendable, Equatable {
 enum ProbeEvent: Sendable, Equatable {
     case started(String)
     case cancelled(String)
+    case released(String)
 }
 
 /// Events from handlers, in order, for tests to await instead of sleeping.
@@ -56,6 +60,7 @@ final class EchoProbe: Sendable {
     let events: AsyncStream<ProbeEvent>
     private let continuation: AsyncStream<ProbeEvent>.Continuation
     private let written = Mutex(0)
+    private let stuck = Mutex<[CheckedContinuation<Void, Never>]>([])
 
     /// Messages `Expand` handlers have written so far.
     var writtenCount: Int { written.withLock { $0 } }
@@ -82,6 +87,16 @@ final class EchoProbe: Sendable {
     }
 
     func record(_ event: ProbeEvent) { continuation.yield(event) }
+
+    /// Waits, whatever happens to the task, until `releaseStuckHandlers()`.
+    func waitUntilReleased() async {
+        await withCheckedContinuation { continuation in stuck.withLock { $0.append(continuation) } }
+    }
+
+    /// Lets every `Echo.stuck` handler return.
+    func releaseStuckHandlers() {
+        for continuation in stuck.withLock({ stuck in defer { stuck = [] }; return stuck }) { continuation.resume() }
+    }
 
     /// Waits for the first event matching `predicate`; `nil` when none came within `timeout`,
     /// so that a missing event fails the test instead of hanging it.
@@ -151,6 +166,12 @@ struct EchoService: RPCService {
             guard let sleepMs = request.sleepMs else { return answer() }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(sleepMs), execute: answer)
         }))
+        router.register(Echo.stuck, .task { request, _ in
+            probe.record(.started(request.text))
+            await probe.waitUntilReleased()
+            probe.record(.released(request.text))
+            return EchoResponse(text: request.text)
+        })
         router.register(Echo.hang, .task { request, _ in
             probe.record(.started(request.text))
             do {
