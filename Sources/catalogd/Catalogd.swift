@@ -34,6 +34,13 @@ struct Catalogd: AsyncParsableCommand {
     var database: String?
 
     @Option(
+        help: """
+            Seconds a PostgreSQL statement may wait for its answer; past it the connection is closed and the call \
+            answered UNAVAILABLE. Make it longer than the slowest statement of the catalog (a merge of large categories).
+            """)
+    var databaseTimeoutSeconds: Double = 10
+
+    @Option(
         help: ArgumentHelp(
             """
             Token file (env CATALOG_TOKENS): {"tokens": [{"name", "role": reader|writer|admin, "sha256": hex SHA-256 \
@@ -204,6 +211,9 @@ struct Catalogd: AsyncParsableCommand {
         }
         let requestBodyTimeout = try Self.timeout(requestBodyTimeoutSeconds, flag: "--request-body-timeout-seconds")
         let sendStallTimeout = try Self.timeout(sendStallTimeoutSeconds, flag: "--send-stall-timeout-seconds")
+        guard let statementTimeout = try Self.timeout(databaseTimeoutSeconds, flag: "--database-timeout-seconds") else {
+            throw ValidationError("--database-timeout-seconds must be more than 0")
+        }
         guard maxWatchSubscribers >= 1, maxWatchSubscribersPerConnection >= 1, (maxWatchSubscribersPerCaller ?? 1) >= 1 else {
             throw ValidationError(
                 "--max-watch-subscribers, --max-watch-subscribers-per-connection and --max-watch-subscribers-per-caller must be at least 1")
@@ -303,7 +313,9 @@ struct Catalogd: AsyncParsableCommand {
         }
         let opened = Mutex(false)
         do {
-            try await PostgresCatalogStore.withStore(at: location, logger: logger) { store in
+            var settings = PostgresCatalogStore.Settings()
+            settings.statementTimeout = statementTimeout
+            try await PostgresCatalogStore.withStore(at: location, settings: settings, logger: logger) { store in
                 opened.withLock { $0 = true }
                 try await Self.seed(store, benchmark: seedBenchmark, demo: seedDemo, database: "\(location)", logger: logger)
                 try await serve(store, "\(location)")
