@@ -73,9 +73,17 @@ package final class PostgresCluster: Sendable {
 
     /// Starts the server again after `stopServer()`, on the same socket.
     package func startServer() throws {
-        try run(
-            "pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-o",
-            "-c listen_addresses='' -k \(directory) -p \(port) -c fsync=off -c max_connections=200", "start")
+        try run("pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-o", serverOptions, "start")
+    }
+
+    /// Restarts the server (`pg_ctl restart -m fast`: connections are closed, transactions
+    /// rolled back) and waits until it accepts connections again.
+    package func restartServer() throws {
+        try run("pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-m", "fast", "-w", "-o", serverOptions, "restart")
+    }
+
+    private var serverOptions: String {
+        "-c listen_addresses='' -k \(directory) -p \(port) -c fsync=off -c max_connections=200"
     }
 
     /// Runs `sql` with psql on database `name` and returns what it printed (unaligned, tuples only).

@@ -19,12 +19,13 @@ final class Replicas: Sendable {
         self.processes = Mutex(processes)
     }
 
-    /// Starts `count` replicas at once (so they migrate the new database together).
-    static func start(_ count: Int, on cluster: PostgresCluster) async throws -> Replicas {
+    /// Starts `count` replicas at once (so they migrate the new database together), each with
+    /// `extraArguments`.
+    static func start(_ count: Int, on cluster: PostgresCluster, extraArguments: [String] = []) async throws -> Replicas {
         let url = cluster.url()
         let started = try await withThrowingTaskGroup(of: (Int, CatalogdProcess).self) { group in
             for index in 0..<count {
-                group.addTask { (index, try await CatalogdProcess.start(database: url)) }
+                group.addTask { (index, try await CatalogdProcess.start(database: url, extraArguments: extraArguments)) }
             }
             return try await group.reduce(into: [Int: CatalogdProcess]()) { $0[$1.0] = $1.1 }
         }
@@ -53,9 +54,9 @@ final class Replicas: Sendable {
 }
 
 /// Runs `body` with `count` replicas on a fresh cluster, all stopped and removed afterwards.
-func withReplicas<T>(_ count: Int, _ body: (Replicas) async throws -> T) async throws -> T {
+func withReplicas<T>(_ count: Int, extraArguments: [String] = [], _ body: (Replicas) async throws -> T) async throws -> T {
     try await withPostgresCluster { cluster in
-        let replicas = try await Replicas.start(count, on: cluster)
+        let replicas = try await Replicas.start(count, on: cluster, extraArguments: extraArguments)
         defer { replicas.killAll() }
         return try await body(replicas)
     }
