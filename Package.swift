@@ -98,7 +98,6 @@ let package = Package(
             dependencies: [
                 "CatalogStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,7 +2,6 @@ import CatalogAPI
 import CatalogStore
 import Foundation
 import Logging
-import NIOCore
 import PostgresNIO
 import Synchronization
 
