@@ -157,7 +157,7 @@ class Tally:
                     self.uncertain.append(name)
             else:
                 self.failed += 1
-            if status not in ("OK",) and status not in self.examples:
+            if status != "OK" and status not in self.examples:
                 self.examples[status] = message[:300]
 
 

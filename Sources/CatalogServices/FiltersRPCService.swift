@@ -73,7 +73,6 @@ public struct FiltersRPCService: RPCService {
         }))
     }
 
-    /// Whether a Watch refused with `error` may succeed once this replica has caught up.
     /// Registers a filter update whose request `edit` reads: inline for a store with
     /// `InlineFilterWrites` (a few rows, written on the event loop when the writer is idle, so
     /// a change reaches subscribers with no thread hop before their own loop's), in a task for
@@ -95,6 +94,7 @@ public struct FiltersRPCService: RPCService {
         }
     }
 
+    /// Whether a Watch refused with `error` may succeed once this replica has caught up.
     private static func mayBeElsewhere(_ error: RPCError) -> Bool {
         ["unknownFilter", "futureRevision"].contains(error.detail?.reason ?? "")
     }

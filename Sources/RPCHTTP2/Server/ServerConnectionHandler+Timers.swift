@@ -71,14 +71,12 @@ extension ServerConnectionHandler {
 
     /// Answers every call still running UNAVAILABLE and cancels its handler; returns how many.
     private func cutRunningCalls() -> Int {
-        guard let session else { return 0 }
         let trailers = ResponseTrailers(
             code: .unavailable,
             message: "the server shut down before the call ended (grace period of \(configuration.shutdownGracePeriod))")
         var cut = 0
-        for stream in streams.values where stream.endCall(trailers, session: session) {
+        for stream in streams.values where endCall(stream, trailers) {
             metrics.endedEarly(.shutdown)
-            account(stream)
             cut += 1
         }
         if cut > 0 { tasks.cut(cut) }

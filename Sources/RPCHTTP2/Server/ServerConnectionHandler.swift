@@ -257,6 +257,18 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         scheduleFlush()
     }
 
+    /// Answers `stream`'s call now with `trailers` and stops its handler (`ServerStream.endCall`);
+    /// `false` when it was answered already.
+    @discardableResult
+    func endCall(_ stream: ServerStream, _ trailers: ResponseTrailers) -> Bool {
+        guard let session, state.isOpen, streams[stream.id] === stream, stream.endCall(trailers, session: session) else {
+            return false
+        }
+        account(stream)
+        scheduleFlush()
+        return true
+    }
+
     func attach(_ source: any ResponseSource, to stream: ServerStream, initialMetadata: Metadata) {
         guard let session, state.isOpen, streams[stream.id] === stream else {
             source.streamClosed()

@@ -103,10 +103,8 @@ final class ServerStream {
         // and then simply never fires.
         let remaining = TimeAmount(ContinuousClock.now.duration(to: deadline))
         deadlineTimer = eventLoop.assumeIsolated().scheduleTask(in: remaining) { [weak self] in
-            guard let self, !self.machine.isFinished else { return }
-            connection.finish(self, lastMessage: nil, initialMetadata: [:],
-                              trailers: ResponseTrailers(code: .deadlineExceeded, message: "deadline exceeded"))
-            self.call?.abort.fire()
+            guard let self else { return }
+            connection.endCall(self, ResponseTrailers(code: .deadlineExceeded, message: "deadline exceeded"))
         }
     }
 
