@@ -56,9 +56,23 @@ enum ProbeEvent: Sendable, Equatable {
 }
 
 /// Events from handlers, in order, for tests to await instead of sleeping.
+///
+/// Every event is kept until a `next(where:)` claims it, so waiting for one event never loses
+/// another that came first, and a wait that times out leaves the rest usable.
 final class EchoProbe: Sendable {
-    let events: AsyncStream<ProbeEvent>
-    private let continuation: AsyncStream<ProbeEvent>.Continuation
+    private struct Waiter {
+        let predicate: @Sendable (ProbeEvent) -> Bool
+        let continuation: CheckedContinuation<ProbeEvent?, Never>
+    }
+
+    private struct Events {
+        var unclaimed: [ProbeEvent] = []
+        var waiters: [Int: Waiter] = [:]
+        var abandoned: Set<Int> = []
+        var nextWaiterID = 0
+    }
+
+    private let events = Mutex(Events())
     private let written = Mutex(0)
     private let stuck = Mutex<[CheckedContinuation<Void, Never>]>([])
 
@@ -82,11 +96,17 @@ final class EchoProbe: Sendable {
         return last
     }
 
-    init() {
-        (events, continuation) = AsyncStream.makeStream()
+    func record(_ event: ProbeEvent) {
+        let claimant = events.withLock { events -> CheckedContinuation<ProbeEvent?, Never>? in
+            let match = events.waiters.keys.sorted().first { events.waiters[$0]!.predicate(event) }
+            guard let match else {
+                events.unclaimed.append(event)
+                return nil
+            }
+            return events.waiters.removeValue(forKey: match)?.continuation
+        }
+        claimant?.resume(returning: event)
     }
-
-    func record(_ event: ProbeEvent) { continuation.yield(event) }
 
     /// Waits, whatever happens to the task, until `releaseStuckHandlers()`.
     func waitUntilReleased() async {
@@ -98,23 +118,49 @@ final class EchoProbe: Sendable {
         for continuation in stuck.withLock({ stuck in defer { stuck = [] }; return stuck }) { continuation.resume() }
     }
 
-    /// Waits for the first event matching `predicate`; `nil` when none came within `timeout`,
-    /// so that a missing event fails the test instead of hanging it.
+    /// Claims the first event, already recorded or still to come, matching `predicate`; `nil`
+    /// when none came within `timeout`, so that a missing event fails the test instead of
+    /// hanging it. Events that do not match stay for later calls.
     func next(timeout: Duration = .seconds(30), where predicate: @escaping @Sendable (ProbeEvent) -> Bool) async -> ProbeEvent? {
-        let events = self.events
+        let id = events.withLock { events in
+            defer { events.nextWaiterID += 1 }
+            return events.nextWaiterID
+        }
         return await withTaskGroup(of: ProbeEvent?.self) { group in
-            group.addTask {
-                for await event in events where predicate(event) { return event }
-                return nil
-            }
+            group.addTask { await self.claim(id, predicate) }
             group.addTask {
                 try? await Task.sleep(for: timeout)
+                self.abandon(id)
                 return nil
             }
             let first = await group.next() ?? nil
             group.cancelAll()
+            if first != nil { self.abandon(id) }
             return first
         }
+    }
+
+    private func claim(_ id: Int, _ predicate: @escaping @Sendable (ProbeEvent) -> Bool) async -> ProbeEvent? {
+        await withCheckedContinuation { continuation in
+            let answer: ProbeEvent?? = events.withLock { events in
+                if events.abandoned.contains(id) { return .some(nil) }
+                if let index = events.unclaimed.firstIndex(where: predicate) {
+                    return .some(events.unclaimed.remove(at: index))
+                }
+                events.waiters[id] = Waiter(predicate: predicate, continuation: continuation)
+                return .none
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// Ends the wait `id` with `nil` if it still waits, or makes sure it never starts.
+    private func abandon(_ id: Int) {
+        let waiter = events.withLock { events in
+            events.abandoned.insert(id)
+            return events.waiters.removeValue(forKey: id)
+        }
+        waiter?.continuation.resume(returning: nil)
     }
 }
 
