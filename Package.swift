@@ -333,7 +333,10 @@ let package = Package(
                 "StoreTestSupport",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            // Databases written by the build before filter history became steps, with what that
+            // build read from them (see HistoryMigrationConformanceTests).
+            resources: [.copy("Resources/history-of-states")]
         ),
         // A throwaway PostgreSQL cluster per test.
         .target(

@@ -29,16 +29,22 @@ public enum FilterEdit: Sendable, Hashable {
 
 /// A filter change the store committed.
 public enum FilterChange: Sendable, Hashable {
-    /// The filter was created or changed; `state.revision` is one more than before.
-    case updated(FilterState)
+    /// The filter was created or changed: its new state, one revision more than before, and
+    /// the step that led to it (`step.revision == state.revision`). A step whose revision does
+    /// not follow the last one told starts the filter's history afresh; its edits then mean
+    /// nothing.
+    case updated(FilterState, FilterStep)
     /// The filter was deleted; its revision stays reserved.
     case deleted(filterID: String)
 }
 
 /// Where filter states live. Every effective change bumps the filter's revision by exactly 1
-/// in the same transaction as the change, and is appended to the retained history; a write
-/// that changes nothing returns the state as it is. Revisions never go backwards, across
+/// in the same transaction as the change, and its step is appended to the retained history; a
+/// write that changes nothing returns the state as it is. Revisions never go backwards, across
 /// restarts, Delete and Define.
+///
+/// The history holds steps, not states (`FilterStep`): a write stores what it changed, however
+/// many options the filter has, and a start reads only the current states.
 ///
 /// Filters bound to `source: categories` are kept equal to the categories (position order,
 /// option id = category id, title = name, icon = icon) by the category writes themselves, in
@@ -46,9 +52,9 @@ public enum FilterChange: Sendable, Hashable {
 public protocol FilterStore: Sendable {
     /// Every filter that exists, by id.
     func filters() async throws(CatalogError) -> [FilterState]
-    /// The last `limit` states of a filter (oldest first, the current one last), as retained
+    /// The retained steps of a filter after `revision`, oldest first, up to its current state,
     /// for Watch resume; empty for an unknown filter.
-    func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState]
+    func filterSteps(filterID: String, after revision: Int64) async throws(CatalogError) -> [FilterStep]
     /// Creates the filter or replaces its title and options. Changing the built-in
     /// `categories` filter's source is FAILED_PRECONDITION `builtinFilter`.
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState
@@ -72,6 +78,15 @@ public protocol FilterStore: Sendable {
 }
 
 extension FilterStore {
+    /// The last `limit` retained states of a filter (oldest first, the current one last),
+    /// rebuilt from its current state and steps; empty for an unknown filter. For tests and
+    /// tools: it reads every filter's current state.
+    package func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] {
+        guard limit > 0, let current = try await filters().first(where: { $0.filterId == filterID }) else { return [] }
+        let steps = try await filterSteps(filterID: filterID, after: 0).filter { $0.revision <= current.revision }
+        return Array(FilterStep.states(current: current, steps: steps).suffix(limit))
+    }
+
     /// A store written by this process alone tells every change before the write returns.
     public var hasOtherWriters: Bool { false }
 

@@ -41,21 +41,22 @@ final class FilterFeed: Sendable {
         state.withLock { $0.told }
     }
 
-    /// Tells the states of `filterID` that follow what was told, oldest first. With
-    /// `acceptingGap`, a state may skip revisions (the ones between are gone from the
-    /// database's history); without, `false` when the first new state does not follow the
-    /// last one told, and nothing is told: the caller then reads what lies between.
+    /// Tells the states of `filterID` that follow what was told, with the steps that led to
+    /// them, oldest first. With `acceptingGap`, a state may skip revisions (the ones between
+    /// are gone from the database's history, or were never told); without, `false` when the
+    /// first new state does not follow the last one told, and nothing is told: the caller then
+    /// reads what lies between.
     @discardableResult
-    func offer(_ states: [FilterState], of filterID: String, acceptingGap: Bool) -> Bool {
+    func offer(_ changes: [(state: FilterState, step: FilterStep)], of filterID: String, acceptingGap: Bool) -> Bool {
         state.withLock { feed in
             let last = feed.told[filterID]?.revision ?? 0
-            let fresh = states.filter { $0.revision > last }
+            let fresh = changes.filter { $0.state.revision > last }
             guard let first = fresh.first else { return true }
-            if !acceptingGap, first.revision != last + 1 { return false }
-            for state in fresh {
-                feed.observer?(.updated(state))
+            if !acceptingGap, first.state.revision != last + 1 { return false }
+            for change in fresh {
+                feed.observer?(.updated(change.state, change.step))
             }
-            feed.told[filterID] = Told(revision: fresh.last!.revision, deleted: false, state: fresh.last)
+            feed.told[filterID] = Told(revision: fresh.last!.state.revision, deleted: false, state: fresh.last!.state)
             return true
         }
     }

@@ -11,10 +11,11 @@ extension PostgresCatalogStore: BenchmarkSeeding {
     {
         let summary = try await write(timeout: Self.seedStatementTimeout) { transaction in
             try await transaction.lockCatalog()
+            let bound = try await self.boundFilters(transaction)
             try await transaction.categoriesChange()
             try await transaction.itemsChange()
             let summary = try await Self.seed(transaction, categories: categories, items: items, large: large)
-            try await self.syncCategoryFilters(transaction)
+            try await self.syncCategoryFilters(transaction, bound)
             return summary
         }
         // Fresh statistics, so the planner knows the tables' sizes before the first query.

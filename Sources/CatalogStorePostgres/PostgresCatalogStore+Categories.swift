@@ -75,13 +75,15 @@ extension PostgresCatalogStore {
     public func createCategory(_ draft: CategoryDraft) async throws(CatalogError) -> Category {
         try await write { transaction in
             try await transaction.lockCatalog()
+            let bound = try await self.boundFilters(transaction)
             try await Self.checkSlugFree(transaction, draft.name.slug, except: nil)
             let count = try await Self.categoryCount(transaction)
             let id = try await Self.insertCategory(
                 transaction, name: draft.name, color: draft.color ?? CategoryPalette.color(forPosition: count),
                 icon: draft.icon, position: count, isDefault: false, now: Self.now())
-            try await self.syncCategoryFilters(transaction)
-            return try await Self.fetchCategory(transaction, id: id)
+            let created = try await Self.fetchCategory(transaction, id: id)
+            try await self.syncCategoryFilters(transaction, bound, edits: CategoryMirror.created(created))
+            return created
         }
     }
 
@@ -91,6 +93,7 @@ extension PostgresCatalogStore {
     {
         try await write { transaction in
             try await transaction.lockCatalog()
+            let bound = try await self.boundFilters(transaction)
             let current = try await Self.fetchCategory(transaction, id: id)
             try Self.checkRevision(current, expectedRevision)
             if let name = changes.name, name.slug != current.slug {
@@ -106,7 +109,7 @@ extension PostgresCatalogStore {
                     updated_at = \(Self.now())
                 WHERE id = \(id)
                 """)
-            try await self.syncCategoryFilters(transaction)
+            try await self.syncCategoryFilters(transaction, bound, edits: CategoryMirror.updated(from: current, to: updated))
             return try await Self.fetchCategory(transaction, id: id)
         }
     }
@@ -114,6 +117,7 @@ extension PostgresCatalogStore {
     public func deleteCategory(_ request: CategoryDeletion) async throws(CatalogError) -> DeleteCategoryResponse {
         try await write(dryRun: request.dryRun) { transaction in
             try await transaction.lockCatalog()
+            let bound = try await self.boundFilters(transaction)
             let category = try await Self.fetchCategory(transaction, id: request.id)
             try Self.checkRevision(category, request.expectedRevision)
             if category.isDefault { throw CatalogError.defaultCategory(id: category.id) }
@@ -143,7 +147,7 @@ extension PostgresCatalogStore {
                 UPDATE category SET position = position - 1, revision = revision + 1, updated_at = \(now)
                 WHERE position > \(category.position)
                 """)
-            try await self.syncCategoryFilters(transaction)
+            try await self.syncCategoryFilters(transaction, bound, edits: CategoryMirror.deleted(category))
             return response
         }
     }
@@ -151,6 +155,7 @@ extension PostgresCatalogStore {
     public func moveCategory(id: Int64, to target: MoveTarget, expectedRevision: Int64?) async throws(CatalogError) -> [Category] {
         try await write { transaction in
             try await transaction.lockCatalog()
+            let bound = try await self.boundFilters(transaction)
             let category = try await Self.fetchCategory(transaction, id: id)
             try Self.checkRevision(category, expectedRevision)
             let count = try await Self.categoryCount(transaction)
@@ -174,7 +179,7 @@ extension PostgresCatalogStore {
                 }
                 try await transaction.query(
                     "UPDATE category SET position = \(to), revision = revision + 1, updated_at = \(now) WHERE id = \(id)")
-                try await self.syncCategoryFilters(transaction)
+                try await self.syncCategoryFilters(transaction, bound, edits: CategoryMirror.moved(category, to: to))
             }
             return try await Self.fetchCategories(transaction, "ORDER BY position")
         }
@@ -185,6 +190,7 @@ extension PostgresCatalogStore {
     {
         try await write(dryRun: dryRun) { transaction in
             try await transaction.lockCatalog()
+            let bound = try await self.boundFilters(transaction)
             var seen = Set<Int64>()
             let sources = sourceIDs.filter { seen.insert($0).inserted }
             if sources.isEmpty { throw CatalogError.invalidField("sourceIds", "must name at least one category") }
@@ -207,7 +213,7 @@ extension PostgresCatalogStore {
                 try await transaction.query("DELETE FROM category WHERE id = \(source.id)")
             }
             try await Self.compactPositions(transaction, now: now)
-            try await self.syncCategoryFilters(transaction)
+            try await self.syncCategoryFilters(transaction, bound)
             return MergeCategoriesResponse(
                 target: try await Self.fetchCategory(transaction, id: targetID), movedItems: moved, deletedIds: sources)
         }
@@ -262,6 +268,7 @@ extension PostgresCatalogStore {
     {
         try await write(dryRun: dryRun) { transaction in
             try await transaction.lockCatalog()
+            let bound = try await self.boundFilters(transaction)
             var slugs = Set<String>()
             for record in records where !slugs.insert(record.name.slug).inserted {
                 throw CatalogError.invalidField("categories", "names \"\(record.name.name)\" more than once")
@@ -305,7 +312,7 @@ extension PostgresCatalogStore {
                 }
             }
             if try await Self.categoryCount(transaction) == 0 { throw CatalogError.lastCategory }
-            try await self.syncCategoryFilters(transaction)
+            try await self.syncCategoryFilters(transaction, bound)
             return response
         }
     }
@@ -339,8 +346,10 @@ extension PostgresCatalogStore {
         return category
     }
 
+    /// How many categories there are: positions are dense, so the largest one plus one (an
+    /// index lookup, where a count would read ten thousand rows).
     static func categoryCount(_ transaction: Transaction) async throws -> Int {
-        try await transaction.query("SELECT count(*) FROM category").first?.decode(Int.self) ?? 0
+        try await transaction.query("SELECT coalesce(max(position) + 1, 0) FROM category").first?.decode(Int.self) ?? 0
     }
 
     static func checkRevision(_ category: Category, _ expected: Int64?) throws {

@@ -9,8 +9,8 @@ extension PostgresCatalogStore {
         try await read { transaction in try await Self.fetchFilters(transaction) }
     }
 
-    public func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] {
-        try await read { transaction in try await Self.fetchFilterHistory(transaction, id: filterID, after: nil, limit: limit) }
+    public func filterSteps(filterID: String, after revision: Int64) async throws(CatalogError) -> [FilterStep] {
+        try await read { transaction in try await Self.fetchFilterSteps(transaction, id: filterID, after: revision) }
     }
 
     // MARK: Writes
@@ -18,23 +18,20 @@ extension PostgresCatalogStore {
     public func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState {
         try await write { transaction in
             let options: [FilterOption]
-            let optionsJSON: String
             switch definition.content {
             case .options(let explicit):
                 options = explicit
-                optionsJSON = try StoredFilter.encodeOptions(explicit)
             case .source(.categories):
                 // Bound from now on: no category write may slip between the mirror read here and
                 // this commit (it would not see the binding yet).
                 try await transaction.lockCatalog()
-                optionsJSON = try await Self.categoryOptionsJSON(transaction)
-                options = try StoredFilter.decodeOptions(optionsJSON)
+                options = try await Self.categoryOptions(transaction)
             case .source(.unknown(let source)):
                 throw FilterRules.unknownSource(source)
             }
             try await transaction.query(
                 """
-                INSERT INTO filter (id, revision, options_revision, deleted) VALUES (\(definition.filterID), 0, 0, true)
+                INSERT INTO filter (id, revision, deleted) VALUES (\(definition.filterID), 0, true)
                 ON CONFLICT (id) DO NOTHING
                 """)
             guard let head = try await Self.fetchFilterHead(transaction, id: definition.filterID, locking: true) else {
@@ -49,9 +46,7 @@ extension PostgresCatalogStore {
             }
             let committed = FilterRules.committed(next, after: current, now: now)
             guard committed.revision != current?.revision else { return committed }
-            // Full options when the source changes too: a bound filter stores them as the SQL mirror writes them.
-            let sameOptions = current?.options == committed.options && current?.source == committed.source
-            try await self.appendFilterChange(transaction, committed, optionsJSON: sameOptions ? nil : optionsJSON)
+            try await self.appendFilterStep(transaction, committed, FilterStep(from: current, to: committed), storingOptions: true)
             return committed
         }
     }
@@ -75,7 +70,7 @@ extension PostgresCatalogStore {
                 // Nothing to change, if `current` is still the head.
                 if try await headRevision(filterID) == current.revision { return current }
             } else if try await appendIfHead(committed, after: current.revision) {
-                await deliver([.updated(committed)])
+                await deliver([.updated(committed, FilterStep(to: committed, edits: []))])
                 if committed.revision.isMultiple(of: Int64(StoredFilter.pruneBatch)) { await pruneHistory(of: filterID, at: committed.revision) }
                 return committed
             }
@@ -101,9 +96,9 @@ extension PostgresCatalogStore {
                     WHERE id = \(state.filterId) AND revision = \(revision) AND NOT deleted
                     RETURNING id
                 ), change AS (
-                    INSERT INTO filter_change (filter_id, revision, title, source, options, selected_id, presentation, updated_at)
+                    INSERT INTO filter_step (filter_id, revision, title, source, edits, selected_id, presentation, updated_at, creates)
                     SELECT id, \(state.revision), \(state.title), \(state.source?.rawValue), NULL, \(state.selectedId),
-                        \(state.presentation.rawValue), \(StoredFilter.milliseconds(state.updatedAt))
+                        \(state.presentation.rawValue), \(StoredFilter.milliseconds(state.updatedAt)), false
                     FROM head
                 )
                 SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(state.filterId).payload(from: self.replicaID))) FROM head
@@ -134,8 +129,8 @@ extension PostgresCatalogStore {
             // The row stays, so the revision stays reserved; the history goes.
             try await transaction.query(
                 """
-                WITH head AS (UPDATE filter SET deleted = true WHERE id = \(filterID)),
-                    history AS (DELETE FROM filter_change WHERE filter_id = \(filterID))
+                WITH head AS (UPDATE filter SET deleted = true, options = NULL WHERE id = \(filterID)),
+                    history AS (DELETE FROM filter_step WHERE filter_id = \(filterID))
                 SELECT pg_notify(\(ChangeNotice.channel), \(ChangeNotice.filter(filterID).payload(from: self.replicaID)))
                 """)
             transaction.filterChanged(.deleted(filterID: filterID, revision: head.revision))
@@ -157,8 +152,8 @@ extension PostgresCatalogStore {
     func deliver(_ changes: [CommittedFilterChange]) async {
         for change in changes {
             switch change {
-            case .updated(let state):
-                if feed.offer([state], of: state.filterId, acceptingGap: false) { continue }
+            case .updated(let state, let step):
+                if feed.offer([(state, step)], of: state.filterId, acceptingGap: false) { continue }
                 do {
                     try await catchUp(filterID: state.filterId)
                 } catch {
@@ -175,17 +170,26 @@ extension PostgresCatalogStore {
     /// Other replicas write the same database.
     public var hasOtherWriters: Bool { true }
 
-    /// Tells the observer what follows, in the database, what it was told about `filterID`.
-    /// One query when there is something new (the usual case, after a notification); the head
-    /// row is read only when there is not, to tell a deletion.
+    /// Tells the observer what follows, in the database, what it was told about `filterID`:
+    /// the steps after the state told last, applied to it; the current state alone when none
+    /// was told or the steps after it are gone (a gap the observer starts its history after).
+    /// One query when there is something new and the usual case, after a notification; the
+    /// head row is read only when there is not, to tell a deletion.
     public func catchUp(filterID: String) async throws(CatalogError) {
         try await read { transaction in
             let told = self.feed.told(filterID)
-            let states = try await Self.fetchFilterHistory(
-                transaction, id: filterID, after: told?.revision,
-                limit: self.feed.hasObserver ? StoredFilter.retainedChanges : 1, previous: told?.state)
-            if !states.isEmpty {
-                self.feed.offer(states, of: filterID, acceptingGap: true)
+            let steps = try await Self.fetchFilterSteps(transaction, id: filterID, after: told?.revision ?? 0)
+            if let last = steps.last {
+                if var state = told?.state, steps[0].revision == state.revision + 1 {
+                    let changes = steps.map { step in
+                        state = step.applied(to: state)
+                        return (state, step)
+                    }
+                    self.feed.offer(changes, of: filterID, acceptingGap: false)
+                } else if let current = try await Self.fetchFilter(transaction, id: filterID) {
+                    let step = current.revision == last.revision ? last : FilterStep(to: current, edits: [])
+                    self.feed.offer([(current, step)], of: filterID, acceptingGap: true)
+                }
             } else if let head = try await Self.fetchFilterHead(transaction, id: filterID), head.deleted {
                 self.feed.offerDeletion(of: filterID, revision: head.revision)
             }

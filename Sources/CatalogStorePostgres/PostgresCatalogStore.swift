@@ -190,7 +190,7 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
 
     /// A filter change a transaction made, as the feed takes it.
     enum CommittedFilterChange: Sendable {
-        case updated(FilterState)
+        case updated(FilterState, FilterStep)
         /// Deleted at `revision`, which stays reserved.
         case deleted(filterID: String, revision: Int64)
     }

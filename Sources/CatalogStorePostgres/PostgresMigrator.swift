@@ -4,9 +4,25 @@ import PostgresNIO
 /// One step of a schema's history: statements run in order, in one transaction with the
 /// others of the same run. A migration is never edited once it has landed: add a new one.
 struct PostgresMigration: Sendable {
+    /// A statement, or code that converts rows with statements of its own.
+    enum Step: Sendable {
+        case statement(PostgresQuery)
+        case code(@Sendable (_ query: (PostgresQuery) async throws -> [PostgresRow]) async throws -> Void)
+    }
+
     /// Its place in the history, from 1, without gaps.
     let version: Int
-    let statements: [PostgresQuery]
+    let steps: [Step]
+
+    init(version: Int, statements: [PostgresQuery]) {
+        self.version = version
+        self.steps = statements.map(Step.statement)
+    }
+
+    init(version: Int, steps: [Step]) {
+        self.version = version
+        self.steps = steps
+    }
 }
 
 /// Brings a database's schema up to date. Replicas that start together migrate it once: each
@@ -53,8 +69,11 @@ struct PostgresMigrator: Sendable {
         let pending = migrations.dropFirst(applied)
         for migration in pending {
             do {
-                for statement in migration.statements {
-                    try await query(statement)
+                for step in migration.steps {
+                    switch step {
+                    case .statement(let statement): try await query(statement)
+                    case .code(let convert): try await convert { try await query($0) }
+                    }
                 }
             } catch {
                 throw PostgresSchemaError.migrationFailed(version: migration.version, reason: Self.reason(error))

@@ -1,3 +1,6 @@
+import CatalogAPI
+import CatalogStore
+import Foundation
 import PostgresNIO
 
 /// The catalog's tables on PostgreSQL, as migrations. A landed migration is never edited.
@@ -6,7 +9,7 @@ import PostgresNIO
 /// value reads back exactly as written. Texts that are sorted or compared byte by byte (slugs,
 /// title keys, filter ids) use the "C" collation, whatever the database's locale.
 enum PostgresSchema {
-    static let migrations = [version1]
+    static let migrations = [version1, version2]
 
     /// Categories with the four defaults, items, and the filters with the built-in one.
     ///
@@ -97,5 +100,65 @@ enum PostgresSchema {
             NULL, 'expanded', (extract(epoch FROM clock_timestamp()) * 1000)::bigint
         FROM category
         """,
+    ])
+
+    /// A filter's history becomes steps (`FilterStep`) instead of states. The current options
+    /// of a filter with explicit options move to `filter.options` (NULL for a filter bound to
+    /// the categories: the categories are its options); each change becomes a row of
+    /// `filter_step` whose `edits` (a JSON array of `OptionEdit`, NULL when the options did not
+    /// change) turn the options before it into the options after it. The oldest retained
+    /// change's edits insert all its options, and it is marked `creates`: no state before it
+    /// is ever rebuilt.
+    static let version2 = PostgresMigration(version: 2, steps: [
+        .statement("ALTER TABLE filter ADD COLUMN options text"),
+        .statement(
+            """
+            CREATE TABLE filter_step (
+                filter_id text COLLATE "C" NOT NULL REFERENCES filter (id),
+                revision bigint NOT NULL,
+                title text NOT NULL,
+                source text,
+                edits text,
+                selected_id bigint,
+                presentation text NOT NULL CHECK (presentation IN ('expanded', 'collapsed')),
+                updated_at bigint NOT NULL,
+                creates boolean NOT NULL,
+                PRIMARY KEY (filter_id, revision)
+            )
+            """),
+        .code { query in
+            for row in try await query("SELECT id FROM filter WHERE NOT deleted ORDER BY id") {
+                let id = try row.decode(String.self)
+                var options: [FilterOption] = []
+                var source: String?
+                var first = true
+                let changes = try await query(
+                    """
+                    SELECT revision, title, source, options, selected_id, presentation, updated_at
+                    FROM filter_change WHERE filter_id = \(id) ORDER BY revision
+                    """)
+                for change in changes {
+                    let (revision, title, changeSource, json, selectedID, presentation, updatedAt) = try change.decode(
+                        (Int64, String, String?, String?, Int64?, String, Int64).self)
+                    var edits: String?
+                    if let json {
+                        let next = try JSONDecoder().decode([FilterOption].self, from: Data(json.utf8))
+                        edits = try StoredFilter.encodeEdits(OptionEdits.between(options, next))
+                        options = next
+                    }
+                    source = changeSource
+                    _ = try await query(
+                        """
+                        INSERT INTO filter_step (filter_id, revision, title, source, edits, selected_id, presentation, updated_at, creates)
+                        VALUES (\(id), \(revision), \(title), \(source), \(edits), \(selectedID), \(presentation), \(updatedAt), \(first))
+                        """)
+                    first = false
+                }
+                let current = source == "categories" ? nil : try StoredFilter.encodeOptions(options)
+                _ = try await query("UPDATE filter SET options = \(current) WHERE id = \(id)")
+            }
+        },
+        .statement("DROP TABLE filter_change"),
+        .statement("ALTER TABLE filter DROP COLUMN options_revision"),
     ])
 }

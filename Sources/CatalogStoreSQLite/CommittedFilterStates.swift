@@ -27,7 +27,7 @@ final class CommittedFilterStates: Sendable {
         states.withLock { states in
             for change in changes {
                 switch change {
-                case .updated(let state): states[state.filterId] = state
+                case .updated(let state, _): states[state.filterId] = state
                 case .deleted(let filterID): states[filterID] = nil
                 }
             }

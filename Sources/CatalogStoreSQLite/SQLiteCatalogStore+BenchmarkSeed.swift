@@ -26,8 +26,9 @@ extension SQLiteCatalogStore: BenchmarkSeeding {
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }  // SQLite's default
                 var summary: BenchmarkSeedSummary?
                 try db.inTransaction {
+                    let bound = try self.boundFilters(db)
                     summary = try Self.seed(db, categories: categories, items: items, large: largeCategoryItems)
-                    try self.syncCategoryFilters(db)
+                    try self.syncCategoryFilters(db, bound)
                     return .commit
                 }
                 // Copy the seed into the database file now, not while the benchmark measures (after

@@ -47,12 +47,14 @@ extension SQLiteCatalogStore {
     public func createCategory(_ draft: CategoryDraft) async throws(CatalogError) -> Category {
         try await write { db in
             try Self.checkSlugFree(db, draft.name.slug, except: nil)
+            let bound = try self.boundFilters(db)
             let count = try Self.categoryCount(db)
             let id = try Self.insertCategory(
                 db, name: draft.name, color: draft.color ?? CategoryPalette.color(forPosition: count), icon: draft.icon,
                 position: count, isDefault: false, now: Date())
-            try self.syncCategoryFilters(db)
-            return try Self.fetchCategory(db, id: id)
+            let created = try Self.fetchCategory(db, id: id)
+            try self.syncCategoryFilters(db, bound, edits: CategoryMirror.created(created))
+            return created
         }
     }
 
@@ -68,6 +70,7 @@ extension SQLiteCatalogStore {
             }
             let updated = changes.applied(to: current)
             guard updated != current else { return current }
+            let bound = try self.boundFilters(db)
             try db.execute(
                 sql: """
                     UPDATE category SET name = ?, slug = ?, color = ?, icon = ?, isDefault = ?,
@@ -75,7 +78,7 @@ extension SQLiteCatalogStore {
                     WHERE id = ?
                     """,
                 arguments: [updated.name, updated.slug, updated.color, updated.icon, updated.isDefault, Date(), id])
-            try self.syncCategoryFilters(db)
+            try self.syncCategoryFilters(db, bound, edits: CategoryMirror.updated(from: current, to: updated))
             return try Self.fetchCategory(db, id: id)
         }
     }
@@ -86,6 +89,7 @@ extension SQLiteCatalogStore {
             try Self.checkRevision(category, request.expectedRevision)
             if category.isDefault { throw CatalogError.defaultCategory(id: category.id) }
             if try Self.categoryCount(db) <= 1 { throw CatalogError.lastCategory }
+            let bound = try self.boundFilters(db)
             let now = Date()
             var response = DeleteCategoryResponse(deletedItems: 0, movedItems: 0, unassignedItems: 0)
             switch request.items {
@@ -109,7 +113,7 @@ extension SQLiteCatalogStore {
                 sql:
                     "UPDATE category SET position = position - 1, revision = revision + 1, updatedAt = ? WHERE position > ?",
                 arguments: [now, category.position])
-            try self.syncCategoryFilters(db)
+            try self.syncCategoryFilters(db, bound, edits: CategoryMirror.deleted(category))
             return response
         }
     }
@@ -122,6 +126,7 @@ extension SQLiteCatalogStore {
             let from = category.position
             let to = try target.destination(from: from, count: count)
             if to != from {
+                let bound = try self.boundFilters(db)
                 let now = Date()
                 if to < from {
                     try db.execute(
@@ -141,7 +146,7 @@ extension SQLiteCatalogStore {
                 try db.execute(
                     sql: "UPDATE category SET position = ?, revision = revision + 1, updatedAt = ? WHERE id = ?",
                     arguments: [to, now, id])
-                try self.syncCategoryFilters(db)
+                try self.syncCategoryFilters(db, bound, edits: CategoryMirror.moved(category, to: to))
             }
             return try db.fetchAll(sql: "SELECT \(Self.categoryColumns) FROM category ORDER BY position", Self.category)
         }
@@ -165,6 +170,7 @@ extension SQLiteCatalogStore {
             if let defaultSource = sourceCategories.first(where: \.isDefault) {
                 throw CatalogError.defaultCategory(id: defaultSource.id)
             }
+            let bound = try self.boundFilters(db)
             let now = Date()
             var moved = 0
             for source in sourceCategories {
@@ -172,7 +178,7 @@ extension SQLiteCatalogStore {
                 try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [source.id])
             }
             try Self.compactPositions(db, now: now)
-            try self.syncCategoryFilters(db)
+            try self.syncCategoryFilters(db, bound)
             return MergeCategoriesResponse(
                 target: try Self.fetchCategory(db, id: targetID), movedItems: moved, deletedIds: sources)
         }
@@ -218,6 +224,7 @@ extension SQLiteCatalogStore {
             for record in records where !slugs.insert(record.name.slug).inserted {
                 throw CatalogError.invalidField("categories", "names \"\(record.name.name)\" more than once")
             }
+            let bound = try self.boundFilters(db)
             let now = Date()
             var response = ImportCategoriesResponse(created: 0, updated: 0, unchanged: 0, deleted: 0)
             if mode == .replace {
@@ -261,7 +268,7 @@ extension SQLiteCatalogStore {
                 }
             }
             if try Self.categoryCount(db) == 0 { throw CatalogError.lastCategory }
-            try self.syncCategoryFilters(db)
+            try self.syncCategoryFilters(db, bound)
             return response
         }
     }
@@ -289,8 +296,10 @@ extension SQLiteCatalogStore {
         return category
     }
 
+    /// How many categories there are: positions are dense, so the largest one plus one (an
+    /// index lookup, where a count would read ten thousand entries).
     static func categoryCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM category") ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(position) + 1, 0) FROM category")) ?? 0
     }
 
     static func checkRevision(_ category: Category, _ expected: Int64?) throws {

@@ -3,8 +3,8 @@ import CatalogStore
 import Foundation
 import GRDB
 
-/// Reading and writing filter states (tables `filter` and `filter_change`, see migration "v2"),
-/// inside a transaction.
+/// Reading and writing filter states and steps (tables `filter` and `filter_step`, see
+/// migration "v4"), inside a transaction.
 extension SQLiteCatalogStore {
     /// A filter's row: its latest revision (reserved when deleted) and whether it was deleted.
     struct FilterRow {
@@ -12,8 +12,8 @@ extension SQLiteCatalogStore {
         var deleted: Bool
     }
 
-    /// The columns `filterState(_:options:)` reads, in its order (`options` is read apart).
-    static let filterChangeColumns = "filterId, title, source, options, selectedId, presentation, revision, updatedAt"
+    /// The columns `filterStep(_:)` reads, in its order.
+    static let filterStepColumns = "filterId, title, source, edits, selectedId, presentation, revision, updatedAt, creates"
 
     static func fetchFilterRow(_ db: Database, id: String) throws -> FilterRow? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, deleted FROM filter WHERE id = ?"), arguments: [id])
@@ -25,47 +25,44 @@ extension SQLiteCatalogStore {
         try fetchFilters(db, id: id).first
     }
 
-    /// The current states of the filters that exist (of the one filter `id`, when given), by id:
-    /// point lookups of the current changes (CROSS JOIN keeps `filter` first).
+    /// The current states of the filters that exist (of the one filter `id`, when given), by
+    /// id: point lookups of the current steps (CROSS JOIN keeps `filter` first), with the
+    /// explicit options of `filter.options` or the categories of a bound filter.
     static func fetchFilters(_ db: Database, id: String? = nil) throws -> [FilterState] {
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: """
-                SELECT c.filterId, c.title, c.source, o.options, c.selectedId, c.presentation, c.revision, c.updatedAt
+                SELECT c.filterId, c.title, c.source, f.options, c.selectedId, c.presentation, c.revision, c.updatedAt
                 FROM filter f
-                CROSS JOIN filter_change c ON c.filterId = f.id AND c.revision = f.revision
-                CROSS JOIN filter_change o ON o.filterId = f.id AND o.revision = f.optionsRevision
+                CROSS JOIN filter_step c ON c.filterId = f.id AND c.revision = f.revision
                 WHERE f.deleted = 0 \(id == nil ? "" : "AND f.id = ?")
                 ORDER BY f.id
                 """),
             arguments: id.map { [$0] } ?? [])
-        return try rows.map { row in try filterState(row, options: StoredFilter.decodeOptions(row[3])) }
+        var mirror: [FilterOption]?
+        return try rows.map { row in
+            let options: [FilterOption]
+            if let json: String = row[3] {
+                options = try StoredFilter.decodeOptions(json)
+            } else {
+                if mirror == nil { mirror = try categoryOptions(db) }
+                options = mirror ?? []
+            }
+            return try StoredFilter.state(
+                filterID: row[0], title: row[1], source: row[2], options: options, selectedID: row[4], presentation: row[5],
+                revision: row[6], updatedAtMilliseconds: row[7])
+        }
     }
 
-    /// The last `limit` retained states of a filter, oldest first.
-    static func fetchFilterHistory(_ db: Database, id: String, limit: Int) throws -> [FilterState] {
-        guard limit > 0 else { return [] }
-        let rows = try Row.fetchAll(
+    /// The retained steps of a filter after `revision`, oldest first.
+    static func fetchFilterSteps(_ db: Database, id: String, after revision: Int64) throws -> [FilterStep] {
+        try Row.fetchAll(
             db,
-            sql: "SELECT \(filterChangeColumns) FROM filter_change WHERE filterId = ? ORDER BY revision DESC LIMIT ?",
-            arguments: [id, limit]
-        ).reversed()
-        guard let first = rows.first else { return [] }
-        // The oldest row read may lean on an older one for its options.
-        var firstOptions: String? = first[3]
-        if firstOptions == nil {
-            firstOptions = try String.fetchOne(
-                db,
-                sql: """
-                    SELECT options FROM filter_change WHERE filterId = ? AND revision < ? AND options IS NOT NULL
-                    ORDER BY revision DESC LIMIT 1
-                    """,
-                arguments: [id, first[6] as Int64])
-        }
-        guard let firstOptions else { throw CatalogError.storage("the history of filter '\(id)' lacks its options") }
-        var options = try StoredFilter.decodeOptions(firstOptions)
-        return try rows.map { row in
-            if let json: String = row[3] { options = try StoredFilter.decodeOptions(json) }
-            return try filterState(row, options: options)
+            sql: "SELECT \(filterStepColumns) FROM filter_step WHERE filterId = ? AND revision > ? ORDER BY revision",
+            arguments: [id, revision]
+        ).map { row in
+            try StoredFilter.step(
+                filterID: row[0], title: row[1], source: row[2], edits: row[3], selectedID: row[4], presentation: row[5],
+                revision: row[6], updatedAtMilliseconds: row[7], creates: row[8])
         }
     }
 
@@ -75,69 +72,56 @@ extension SQLiteCatalogStore {
         try committedFilters.state(of: id) ?? Self.fetchFilter(db, id: id)
     }
 
-    /// Makes `state` the filter's current state and appends it to its history, then prunes the
-    /// history. `optionsJSON` is `nil` when the options are those of the state it follows.
-    func appendFilterChange(_ db: Database, _ state: FilterState, optionsJSON: String?) throws {
+    /// Makes `state` the filter's current state and appends `step`, which led to it, to its
+    /// history, then prunes the history. With `storingOptions`, `filter.options` takes the
+    /// state's options (none for a bound filter); without, it keeps what it holds.
+    func appendFilterStep(_ db: Database, _ state: FilterState, _ step: FilterStep, storingOptions: Bool) throws {
         committedFilters.forget(state.filterId)
-        if optionsJSON == nil {
+        if storingOptions {
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO filter (id, revision, deleted, options) VALUES (?, ?, 0, ?)
+                ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, deleted = 0, options = excluded.options
+                """)
+            let options = state.source == .categories ? nil : try StoredFilter.encodeOptions(state.options)
+            try upsert.execute(arguments: [state.filterId, state.revision, options])
+        } else {
             try db.cachedStatement(sql: "UPDATE filter SET revision = ? WHERE id = ?")
                 .execute(arguments: [state.revision, state.filterId])
-        } else {
-            let upsert = try db.cachedStatement(sql: """
-                INSERT INTO filter (id, revision, optionsRevision, deleted) VALUES (?, ?, ?, 0)
-                ON CONFLICT (id) DO UPDATE SET
-                    revision = excluded.revision, optionsRevision = excluded.optionsRevision, deleted = 0
-                """)
-            try upsert.execute(arguments: [state.filterId, state.revision, state.revision])
         }
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO filter_change (filterId, revision, title, source, options, selectedId, presentation, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO filter_step (filterId, revision, title, source, edits, selectedId, presentation, updatedAt, creates)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try insert.execute(arguments: [
-            state.filterId, state.revision, state.title, state.source?.rawValue, optionsJSON, state.selectedId,
-            state.presentation.rawValue, StoredFilter.milliseconds(state.updatedAt),
+            state.filterId, step.revision, step.title, step.source?.rawValue, StoredFilter.encodeEdits(step.edits),
+            step.selectedId, step.presentation.rawValue, StoredFilter.milliseconds(step.updatedAt), step.creates,
         ])
         try Self.pruneFilterHistory(db, id: state.filterId, current: state.revision)
     }
 
     /// At every `StoredFilter.pruneBatch`-th revision (a revision is always the last plus one),
-    /// keeps the last `StoredFilter.retainedChanges` changes; the oldest kept change takes the options
-    /// it leant on. Other writes skip even the query for the oldest change, which would cost
-    /// every Select a statement.
+    /// keeps the last `StoredFilter.retainedChanges` steps, fewer when they take more than
+    /// `StoredFilter.retainedBytes` (the newest always). Other writes skip even the query,
+    /// which would cost every Select a statement.
     static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
-        guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)),
-            let oldest = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT MIN(revision) FROM filter_change WHERE filterId = ?"), arguments: [id]),
-            current - oldest + 1 > Int64(StoredFilter.retainedChanges)
-        else { return }
-        let newOldest = current - Int64(StoredFilter.retainedChanges) + 1
-        let complete = try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT revision FROM filter_change WHERE filterId = ? AND revision <= ? AND options IS NOT NULL
-                ORDER BY revision DESC LIMIT 1
-                """,
-            arguments: [id, newOldest])
-        if let complete, complete < newOldest {
-            try db.execute(
-                sql: """
-                    UPDATE filter_change SET options = (SELECT options FROM filter_change WHERE filterId = ? AND revision = ?)
-                    WHERE filterId = ? AND revision = ?
-                    """,
-                arguments: [id, complete, id, newOldest])
-            try db.execute(
-                sql: "UPDATE filter SET optionsRevision = ? WHERE id = ? AND optionsRevision = ?",
-                arguments: [newOldest, id, complete])
-        }
+        guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)) else { return }
         try db.execute(
-            sql: "DELETE FROM filter_change WHERE filterId = ? AND revision < ?", arguments: [id, newOldest])
+            sql: """
+                DELETE FROM filter_step WHERE filterId = ?1 AND revision < max(?2, coalesce((
+                    SELECT revision + 1 FROM (
+                        SELECT revision, sum(64 + length(title) + coalesce(length(edits), 0)) OVER (ORDER BY revision DESC) AS kept
+                        FROM filter_step WHERE filterId = ?1 AND revision > ?2 - 1)
+                    WHERE kept > ?3 AND revision < ?4 ORDER BY revision DESC LIMIT 1), 0))
+                """,
+            arguments: [id, current - Int64(StoredFilter.retainedChanges) + 1, StoredFilter.retainedBytes, current])
     }
 
-    /// A state from a row of `filterChangeColumns`, with its options.
-    static func filterState(_ row: Row, options: [FilterOption]) throws -> FilterState {
-        try StoredFilter.state(
-            filterID: row[0], title: row[1], source: row[2], options: options, selectedID: row[4], presentation: row[5],
-            revision: row[6], updatedAtMilliseconds: row[7])
+    // MARK: Categories mirrored
+
+    /// The categories as options, in position order: the options of every bound filter.
+    static func categoryOptions(_ db: Database) throws -> [FilterOption] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name, icon FROM category ORDER BY position")).map { row in
+            FilterOption(id: row[0], title: row[1], icon: row[2])
+        }
     }
 }

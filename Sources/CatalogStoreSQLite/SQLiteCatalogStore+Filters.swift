@@ -10,8 +10,8 @@ extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
         try await read { db in try Self.fetchFilters(db) }
     }
 
-    public func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] {
-        try await read { db in try Self.fetchFilterHistory(db, id: filterID, limit: limit) }
+    public func filterSteps(filterID: String, after revision: Int64) async throws(CatalogError) -> [FilterStep] {
+        try await read { db in try Self.fetchFilterSteps(db, id: filterID, after: revision) }
     }
 
     // MARK: Writes
@@ -20,16 +20,10 @@ extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
         try await write { db in
             let current = try self.currentFilter(db, id: definition.filterID)
             let options: [FilterOption]
-            let optionsJSON: String
             switch definition.content {
-            case .options(let explicit):
-                options = explicit
-                optionsJSON = try StoredFilter.encodeOptions(explicit)
-            case .source(.categories):
-                optionsJSON = try Self.categoryOptionsJSON(db)
-                options = try StoredFilter.decodeOptions(optionsJSON)
-            case .source(.unknown(let source)):
-                throw FilterRules.unknownSource(source)
+            case .options(let explicit): options = explicit
+            case .source(.categories): options = try Self.categoryOptions(db)
+            case .source(.unknown(let source)): throw FilterRules.unknownSource(source)
             }
             let now = StoredFilter.timestamp()
             var next = try FilterRules.defined(definition, options: options, over: current, now: now)
@@ -39,10 +33,9 @@ extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
             }
             let committed = FilterRules.committed(next, after: current, now: now)
             guard committed.revision != current?.revision else { return committed }
-            // Full options when the source changes too: a bound filter stores them as the SQL mirror writes them.
-            let sameOptions = current?.options == committed.options && current?.source == committed.source
-            try self.appendFilterChange(db, committed, optionsJSON: sameOptions ? nil : optionsJSON)
-            self.notifyAfterCommit(db, [.updated(committed)])
+            let step = FilterStep(from: current, to: committed)
+            try self.appendFilterStep(db, committed, step, storingOptions: true)
+            self.notifyAfterCommit(db, [.updated(committed, step)])
             return committed
         }
     }
@@ -64,8 +57,9 @@ extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
         let next = try FilterRules.edited(current, edit)
         let committed = FilterRules.committed(next, after: current, now: StoredFilter.timestamp())
         guard committed.revision != current.revision else { return current }
-        try appendFilterChange(db, committed, optionsJSON: nil)
-        notifyAfterCommit(db, [.updated(committed)])
+        let step = FilterStep(to: committed, edits: [])
+        try appendFilterStep(db, committed, step, storingOptions: false)
+        notifyAfterCommit(db, [.updated(committed, step)])
         return committed
     }
 
@@ -77,8 +71,8 @@ extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
             if filterID == FilterRules.builtinFilterID { throw CatalogError.builtinFilter(filterID) }
             // The row stays, so the revision stays reserved; the history goes.
             self.committedFilters.forget(filterID)
-            try db.execute(sql: "UPDATE filter SET deleted = 1 WHERE id = ?", arguments: [filterID])
-            try db.execute(sql: "DELETE FROM filter_change WHERE filterId = ?", arguments: [filterID])
+            try db.execute(sql: "UPDATE filter SET deleted = 1, options = NULL WHERE id = ?", arguments: [filterID])
+            try db.execute(sql: "DELETE FROM filter_step WHERE filterId = ?", arguments: [filterID])
             self.notifyAfterCommit(db, [.deleted(filterID: filterID)])
         }
     }

@@ -1,3 +1,5 @@
+import CatalogAPI
+import CatalogStore
 import Foundation
 import GRDB
 
@@ -130,6 +132,73 @@ extension SQLiteCatalogStore {
                     ALTER TABLE filter_change_clustered RENAME TO filter_change;
                     """)
         }
+        migrator.registerMigration("v4") { db in
+            try convertHistoryToSteps(db)
+        }
         return migrator
+    }
+
+    /// Migration "v4": a filter's history becomes steps (`FilterStep`) instead of states. The
+    /// current options of a filter with explicit options move to `filter.options` (NULL for a
+    /// filter bound to the categories: the categories are its options); each change becomes a
+    /// row of `filter_step` whose `edits` (a JSON array of `OptionEdit`, NULL when the options
+    /// did not change) turn the options before it into the options after it. The oldest
+    /// retained change's edits insert all its options, and it is marked `creates`: no state
+    /// before it is ever rebuilt.
+    private static func convertHistoryToSteps(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE filter ADD COLUMN options TEXT;
+                CREATE TABLE filter_step (
+                    filterId TEXT NOT NULL REFERENCES filter(id),
+                    revision INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    source TEXT,
+                    edits TEXT,
+                    selectedId INTEGER,
+                    presentation TEXT NOT NULL CHECK (presentation IN ('expanded', 'collapsed')),
+                    updatedAt INTEGER NOT NULL,
+                    creates BOOLEAN NOT NULL,
+                    PRIMARY KEY (filterId, revision)
+                ) WITHOUT ROWID;
+                """)
+        let insert = try db.makeStatement(
+            sql: """
+                INSERT INTO filter_step (filterId, revision, title, source, edits, selectedId, presentation, updatedAt, creates)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        for id in try String.fetchAll(db, sql: "SELECT id FROM filter WHERE deleted = 0") {
+            var options: [FilterOption] = []
+            var source: String?
+            var first = true
+            let changes = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT revision, title, source, options, selectedId, presentation, updatedAt
+                    FROM filter_change WHERE filterId = ? ORDER BY revision
+                    """,
+                arguments: [id])
+            while let change = try changes.next() {
+                var edits: String?
+                if let json: String = change["options"] {
+                    let next = try JSONDecoder().decode([FilterOption].self, from: Data(json.utf8))
+                    edits = try StoredFilter.encodeEdits(OptionEdits.between(options, next))
+                    options = next
+                }
+                source = change["source"]
+                try insert.execute(arguments: [
+                    id, change["revision"], change["title"], source, edits, change["selectedId"], change["presentation"],
+                    change["updatedAt"], first,
+                ])
+                first = false
+            }
+            let current = source == "categories" ? nil : try StoredFilter.encodeOptions(options)
+            try db.execute(sql: "UPDATE filter SET options = ? WHERE id = ?", arguments: [current, id])
+        }
+        try db.execute(
+            sql: """
+                DROP TABLE filter_change;
+                ALTER TABLE filter DROP COLUMN optionsRevision;
+                """)
     }
 }

@@ -10,9 +10,10 @@ import Testing
 /// any order and any number of times.
 @Suite("Filter feed")
 struct FilterFeedTests {
-    static func state(_ revision: Int64, filter: String = "f") -> FilterState {
-        FilterState(
+    static func state(_ revision: Int64, filter: String = "f") -> (state: FilterState, step: FilterStep) {
+        let state = FilterState(
             filterId: filter, title: "F", options: [], revision: revision, updatedAt: Date(timeIntervalSince1970: Double(revision)))
+        return (state, FilterStep(to: state, edits: []))
     }
 
     /// What an observer was told, as text.
@@ -21,7 +22,7 @@ struct FilterFeedTests {
 
         func record(_ change: FilterChange) {
             switch change {
-            case .updated(let state): lines.withLock { $0.append("\(state.filterId)@\(state.revision)") }
+            case .updated(let state, _): lines.withLock { $0.append("\(state.filterId)@\(state.revision)") }
             case .deleted(let id): lines.withLock { $0.append("\(id) deleted") }
             }
         }
@@ -44,7 +45,7 @@ struct FilterFeedTests {
         #expect(feed.offer((1...3).map { Self.state($0) }, of: "f", acceptingGap: true))
         #expect(feed.offer([Self.state(2)], of: "f", acceptingGap: false), "already told: nothing to do")
         #expect(told.all == ["f@1", "f@2", "f@3"])
-        #expect(feed.told("f")?.state == Self.state(3))
+        #expect(feed.told("f")?.state == Self.state(3).state)
     }
 
     @Test("a local commit that does not follow what was told is refused, for the caller to read what lies between")

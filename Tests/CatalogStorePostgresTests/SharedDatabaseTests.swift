@@ -18,7 +18,7 @@ struct SharedDatabaseTests {
 
         func observe(_ store: PostgresCatalogStore) {
             store.observeFilterChanges { change in
-                if case .updated(let state) = change { self.revisions.withLock { $0[state.filterId, default: []].append(state.revision) } }
+                if case .updated(let state, _) = change { self.revisions.withLock { $0[state.filterId, default: []].append(state.revision) } }
             }
         }
 

@@ -121,11 +121,11 @@ struct StoreFaultTests {
     @Test("a filter write and a read that lose their connection: UNAVAILABLE")
     func filterWriteAndRead() async throws {
         try await Self.withStoreBehindProxy { store, proxy in
-            proxy.arm(Fault(on: "INSERT INTO filter_change", .terminateBackend))
+            proxy.arm(Fault(on: "INSERT INTO filter_step", .terminateBackend))
             Self.expectUnavailable(await Self.failure { _ = try await store.updateFilter("categories", .togglePresentation) })
             proxy.arm(Fault(on: "FROM item", .resetConnection))
             Self.expectUnavailable(await Self.failure { _ = try await store.listItems(ItemQuery(pageSize: 10)) })
-            #expect(proxy.fired == ["INSERT INTO filter_change", "FROM item"])
+            #expect(proxy.fired == ["INSERT INTO filter_step", "FROM item"])
             let state = try await eventually("the store to write again") { () async throws -> FilterState? in
                 try? await store.updateFilter("categories", .togglePresentation)
             }

@@ -46,7 +46,7 @@ struct CommittedFilterStatesTests {
         change.selectedId = 3
         let discarded = change
         let readBack = try await store.write(dryRun: true) { db in
-            try store.appendFilterChange(db, discarded, optionsJSON: nil)
+            try store.appendFilterStep(db, discarded, FilterStep(to: discarded, edits: []), storingOptions: false)
             return try store.currentFilter(db, id: "f")
         }
         #expect(readBack == discarded)

@@ -92,6 +92,12 @@ package final class PostgresCluster: Sendable {
         try run("psql", "-h", directory, "-p", "\(port)", "-U", user, "-d", name, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql)
     }
 
+    /// Runs the SQL script at `path` (a `pg_dump`, say) with psql on database `name`, stopping
+    /// at the first error.
+    package func runScript(at path: String, database name: String) throws {
+        try run("psql", "-h", directory, "-p", "\(port)", "-U", user, "-d", name, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", path)
+    }
+
     /// Drops database `name`, closing whatever connections it still has.
     package func dropDatabase(_ name: String) throws {
         try run("dropdb", "-h", directory, "-p", "\(port)", "-U", user, "--force", name)

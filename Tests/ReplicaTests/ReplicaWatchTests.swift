@@ -108,16 +108,16 @@ struct ReplicaWatchTests {
             // Written the way a replica does, but without its notification: as if it were lost.
             try replicas.cluster.psql(
                 """
-                INSERT INTO filter (id, revision, options_revision, deleted) VALUES ('quiet', 1, 1, false);
-                INSERT INTO filter_change (filter_id, revision, title, source, options, selected_id, presentation, updated_at)
-                VALUES ('quiet', 1, 'Quiet', NULL, '[{"id":1,"title":"One"},{"id":2,"title":"Two"}]', NULL, 'expanded', 0);
+                INSERT INTO filter (id, revision, deleted, options) VALUES ('quiet', 1, false, '[{"id":1,"title":"One"},{"id":2,"title":"Two"}]');
+                INSERT INTO filter_step (filter_id, revision, title, source, edits, selected_id, presentation, updated_at, creates)
+                VALUES ('quiet', 1, 'Quiet', NULL, '[["i",0,{"id":1,"title":"One"}],["i",1,{"id":2,"title":"Two"}]]', NULL, 'expanded', 0, true);
                 """)
             #expect(try await reader.filters.get("quiet").revision == 1)
             try replicas.cluster.psql(
                 """
                 UPDATE filter SET revision = 2 WHERE id = 'quiet';
-                INSERT INTO filter_change (filter_id, revision, title, source, options, selected_id, presentation, updated_at)
-                VALUES ('quiet', 2, 'Quiet', NULL, NULL, 1, 'expanded', 0);
+                INSERT INTO filter_step (filter_id, revision, title, source, edits, selected_id, presentation, updated_at, creates)
+                VALUES ('quiet', 2, 'Quiet', NULL, NULL, 1, 'expanded', 0, false);
                 """)
             // A client resuming on this replica after revision 2, which it saw on another.
             let recorder = WatchRecorder("watch resumed after revision 2", reader.filters.watch("quiet", sinceRevision: 2, delivery: .everyChange))

@@ -31,4 +31,25 @@ struct FilterHistoryConformanceTests {
             try await assertInvariants(store)
         }
     }
+
+    @Test("changes that each replace a thousand options are kept within the retained bytes, fewer than the count", arguments: StoreKind.allCases)
+    func retainedBytes(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            // Two disjoint sets of a thousand options in turn: each Define removes one set and inserts the other.
+            func definition(_ round: Int) -> FilterDefinition {
+                let base = Int64(round % 2) * 1000
+                let options = (1...1000).map { FilterOption(id: base + Int64($0), title: String(repeating: "x", count: 40) + " \(base + Int64($0))") }
+                return FilterDefinition(filterID: "big", title: "Big", content: .options(options))
+            }
+            var returned: [FilterState] = []
+            for round in 0..<(2 * StoredFilter.pruneBatch) { returned.append(try await store.defineFilter(definition(round))) }
+            let steps = try await store.filterSteps(filterID: "big", after: 0)
+            #expect(steps.last?.revision == Int64(2 * StoredFilter.pruneBatch))
+            #expect(steps.count > 10 && steps.count < StoredFilter.pruneBatch, "\(steps.count) steps kept")
+            #expect(steps.map(\.revision) == Array(steps[0].revision...Int64(2 * StoredFilter.pruneBatch)))
+            let history = try await store.filterHistory(filterID: "big", limit: .max)
+            #expect(history == Array(returned.suffix(history.count)))
+            try await assertInvariants(store)
+        }
+    }
 }

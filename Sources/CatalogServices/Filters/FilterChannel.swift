@@ -4,15 +4,35 @@ import DequeModule
 import RPCCore
 import Synchronization
 
-/// One filter in the Watch hub: its retained states (the current one last) and its
-/// subscribers. Lock order: a subscription's lock may be held while taking this one, never
-/// the reverse.
+/// One filter in the Watch hub: its current state, its retained steps and its subscribers.
+/// Lock order: a subscription's lock may be held while taking this one, never the reverse.
+///
+/// The state at an older revision is rebuilt when a subscriber needs it, by undoing the later
+/// steps of the current state (`FilterStep`), so the history costs what the changes cost,
+/// however many options the filter has. A start reads no history: steps older than those
+/// published since are read from the store when a subscriber resumes from one of them.
 final class FilterChannel: Sendable {
-    /// One retained state and, once a subscriber needed it, the encoded `change` event that
+    /// How much history a channel keeps.
+    struct Retention: Sendable {
+        /// Steps kept, at most.
+        var changes: Int
+        /// Bytes of steps kept (`FilterStep.storedSize`), at most; the newest step always.
+        var bytes: Int
+        /// Bytes of encoded `change` events cached for the subscribers that keep up, at most.
+        var cachedEventBytes = 16 << 20
+    }
+
+    /// One retained step and, once a subscriber needed it, the encoded `change` event that
     /// follows the previous revision (what every subscriber that keeps up receives), by codec.
-    struct Entry {
-        let state: FilterState
+    private struct Entry {
+        let step: FilterStep
+        let size: Int
         var changeEvents: [(codec: String, bytes: [UInt8])] = []
+
+        init(_ step: FilterStep) {
+            self.step = step
+            self.size = step.storedSize
+        }
 
         func changeEvent(codec: String) -> [UInt8]? {
             changeEvents.first { $0.codec == codec }?.bytes
@@ -20,92 +40,153 @@ final class FilterChannel: Sendable {
     }
 
     private struct State {
-        var history = Deque<Entry>()
+        /// `nil` once the filter is deleted.
+        var current: FilterState?
+        /// Consecutive steps, the last one leading to `current`.
+        var steps = Deque<Entry>()
+        var stepBytes = 0
+        /// Whether `steps` reach back as far as the store's history does: until then, a resume
+        /// from before them reads the store first.
+        var historyComplete = false
+        /// States rebuilt lately, so that subscribers catching up in step cost one step each.
+        var rebuilt: [FilterState] = []
+        var cachedEventBytes = 0
         var subscribers: [ObjectIdentifier: FilterSubscription] = [:]
-        var deleted = false
+
+        var oldestRetained: Int64? {
+            steps.first?.step.revision ?? current?.revision
+        }
+    }
+
+    /// Where a new subscriber starts, decided with the state it starts from.
+    enum Opening {
+        case subscribed(FilterSubscription)
+        /// The subscriber resumes from before the steps held: read the store's history first.
+        case needsHistory
     }
 
     let filterID: String
-    private let retained: Int
-    private let state = Mutex(State())
+    private let retention: Retention
+    private let state: Mutex<State>
+    private static let rebuiltKept = 4
 
-    init(filterID: String, history: [FilterState], retained: Int) {
-        self.filterID = filterID
-        self.retained = retained
-        state.withLock { $0.history = Deque(history.suffix(retained).map { Entry(state: $0) }) }
+    /// A channel holding `current`, without history yet.
+    init(current: FilterState, retention: Retention) {
+        self.filterID = current.filterId
+        self.retention = retention
+        state = Mutex(State(current: current))
     }
 
     /// The current state; `nil` once the filter is deleted.
     var current: FilterState? {
-        state.withLock { $0.deleted ? nil : $0.history.last?.state }
+        state.withLock { $0.current }
     }
 
     // MARK: Writers (in commit order)
 
-    /// Appends a committed state and returns the subscribers to wake. A state already held is
-    /// ignored; one that skips revisions (the store lost track of the ones between) starts the
-    /// history afresh, so that a subscriber behind it is told it fell past the retained history.
-    func publish(_ next: FilterState) -> [FilterSubscription] {
+    /// Takes a committed state and the step that led to it, and returns the subscribers to
+    /// wake. A state already held is ignored; one that skips revisions (the store lost track
+    /// of the ones between), or that created the filter anew, starts the history afresh.
+    func publish(_ next: FilterState, step: FilterStep) -> [FilterSubscription] {
         state.withLock { state in
-            var next = next
-            if state.deleted {
-                state.deleted = false
-                state.history.removeAll()
-            } else if let previous = state.history.last?.state {
-                if next.revision <= previous.revision { return [] }
-                if next.revision != previous.revision + 1 {
-                    state.history.removeAll()
-                } else if previous.options == next.options {
-                    next.options = previous.options  // share one copy of unchanged options across the history
-                }
+            if let current = state.current {
+                if next.revision <= current.revision { return [] }
+                if next.revision != current.revision + 1 || step.creates { Self.forgetHistory(&state) }
+            } else {
+                Self.forgetHistory(&state)
             }
-            state.history.append(Entry(state: next))
-            if state.history.count > retained { state.history.removeFirst(state.history.count - retained) }
+            state.current = next
+            state.steps.append(Entry(step))
+            state.stepBytes += state.steps.last!.size
+            trim(&state)
             return Array(state.subscribers.values)
         }
     }
 
-    /// Joins a history read from the store to the states published meanwhile: the longest run
-    /// of consecutive revisions that ends at the newest state either holds.
-    func merge(_ loaded: [FilterState]) {
+    /// Takes a state read from the store if it is newer than the one held (a change told while
+    /// it was read is newer, or the same).
+    func offer(_ loaded: FilterState) {
         state.withLock { state in
-            guard !state.deleted else { return }
-            var byRevision: [Int64: Entry] = [:]
-            for state in loaded { byRevision[state.revision] = Entry(state: state) }
-            for entry in state.history { byRevision[entry.state.revision] = entry }
-            guard var revision = byRevision.keys.max() else { return }
-            var run: [Entry] = []
-            while let entry = byRevision[revision], run.count < retained {
-                run.append(entry)
-                revision -= 1
+            guard state.current.map({ loaded.revision > $0.revision }) ?? true else { return }
+            Self.forgetHistory(&state)
+            state.current = loaded
+        }
+    }
+
+    /// Joins the store's retained steps (oldest first) to those held: the ones before them
+    /// that lead up to them. Afterwards the history is complete: a resume from before it is
+    /// past the history.
+    func prependHistory(_ loaded: [FilterStep]) {
+        state.withLock { state in
+            guard let current = state.current, !state.historyComplete else { return }
+            let first = state.steps.first?.step.revision ?? current.revision + 1
+            // The oldest step held may have started the history after a gap: its edits led from
+            // a state never held. The store's are the real ones.
+            if let real = loaded.first(where: { $0.revision == first }) {
+                state.stepBytes -= state.steps[0].size
+                state.steps[0] = Entry(real)
+                state.stepBytes += state.steps[0].size
             }
-            state.history = Deque(run.reversed())
+            let older = loaded.filter { $0.revision < first }
+            if let last = older.last, last.revision == first - 1,
+                zip(older, older.dropFirst()).allSatisfy({ $0.revision + 1 == $1.revision }),
+                state.steps.isEmpty ? last.revision == current.revision : true
+            {
+                for step in older.reversed() {
+                    let entry = Entry(step)
+                    state.steps.prepend(entry)
+                    state.stepBytes += entry.size
+                }
+            }
+            state.historyComplete = true
+            trim(&state)
         }
     }
 
     /// Marks the filter deleted and returns its subscribers, which end.
     func delete() -> [FilterSubscription] {
         state.withLock { state in
-            state.deleted = true
-            state.history.removeAll()
+            Self.forgetHistory(&state)
+            state.current = nil
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)
         }
     }
 
+    private static func forgetHistory(_ state: inout State) {
+        state.steps.removeAll()
+        state.stepBytes = 0
+        state.historyComplete = false
+        state.rebuilt.removeAll()
+        state.cachedEventBytes = 0
+    }
+
+    /// Drops the oldest steps past the retention, and rebuilt states older than what is left.
+    private func trim(_ state: inout State) {
+        while state.steps.count > retention.changes || (state.stepBytes > retention.bytes && state.steps.count > 1) {
+            let dropped = state.steps.removeFirst()
+            state.stepBytes -= dropped.size
+            state.cachedEventBytes -= dropped.changeEvents.reduce(0) { $0 + $1.bytes.count }
+        }
+        if let oldest = state.steps.first?.step.revision {
+            state.rebuilt.removeAll { $0.revision < oldest }
+        }
+    }
+
     // MARK: Subscribers
 
-    /// Registers a subscriber made from the current state, atomically with reading it.
-    func subscribe(_ make: (_ current: FilterState, _ oldestRetained: Int64) throws(CatalogError) -> FilterSubscription)
-        throws(CatalogError) -> FilterSubscription
-    {
-        try state.withLock { state throws(CatalogError) -> FilterSubscription in
-            guard !state.deleted, let current = state.history.last?.state, let oldest = state.history.first?.state else {
-                throw .unknownFilter(filterID)
-            }
-            let subscription = try make(current, oldest.revision)
+    /// Registers a subscriber made from the current state and the oldest revision retained,
+    /// atomically with reading them; `needsHistory` when `since` is older than the steps held
+    /// and the store may hold older ones.
+    func subscribe(
+        since: Int64?, _ make: (_ current: FilterState, _ oldestRetained: Int64) throws(CatalogError) -> FilterSubscription
+    ) throws(CatalogError) -> Opening {
+        try state.withLock { state throws(CatalogError) -> Opening in
+            guard let current = state.current, let oldest = state.oldestRetained else { throw .unknownFilter(filterID) }
+            if let since, since < current.revision, since < oldest - 1, !state.historyComplete { return .needsHistory }
+            let subscription = try make(current, oldest)
             state.subscribers[ObjectIdentifier(subscription)] = subscription
-            return subscription
+            return .subscribed(subscription)
         }
     }
 
@@ -130,25 +211,58 @@ final class FilterChannel: Sendable {
 
     func successor(of delivered: Int64, newest: Bool, codec: String) -> Successor {
         state.withLock { state in
-            guard let last = state.history.last, let first = state.history.first, last.state.revision > delivered else {
+            guard let current = state.current, current.revision > delivered, let oldest = state.oldestRetained else {
                 return .upToDate
             }
-            let wanted = newest ? last.state.revision : delivered + 1
-            let index = Int(wanted - first.state.revision)
-            guard index >= 0 else { return .compacted(oldestRetained: first.state.revision) }
-            let entry = state.history[index]
-            let cached = entry.state.revision == delivered + 1 ? entry.changeEvent(codec: codec) : nil
-            return .state(entry.state, cachedEvent: cached)
+            let wanted = newest ? current.revision : delivered + 1
+            guard wanted >= oldest else { return .compacted(oldestRetained: oldest) }
+            let index = Int(wanted - oldest)
+            let cached = wanted == delivered + 1 && state.steps.indices.contains(index)
+                ? state.steps[index].changeEvent(codec: codec) : nil
+            return .state(rebuild(wanted, &state), cachedEvent: cached)
         }
     }
 
-    /// Keeps the encoding of the `change` event for `revision` after `revision - 1`.
+    /// The state at retained revision `revision`: the current one, one rebuilt lately or the
+    /// step after one, or the current one with the later steps undone.
+    private func rebuild(_ revision: Int64, _ state: inout State) -> FilterState {
+        guard let current = state.current, revision < current.revision, let oldest = state.steps.first?.step.revision else {
+            return state.current!
+        }
+        if let kept = state.rebuilt.first(where: { $0.revision == revision }) { return kept }
+        var rebuilt: FilterState
+        if let previous = state.rebuilt.first(where: { $0.revision == revision - 1 }) {
+            rebuilt = state.steps[Int(revision - oldest)].step.applied(to: previous)
+        } else {
+            let start = state.rebuilt.filter { $0.revision > revision }.min { $0.revision < $1.revision } ?? current
+            rebuilt = start
+            var later = start.revision
+            while later > revision {
+                OptionEdits.undo(state.steps[Int(later - oldest)].step.edits, on: &rebuilt.options)
+                later -= 1
+            }
+            rebuilt.set(state.steps[Int(revision - oldest)].step)
+        }
+        state.rebuilt.append(rebuilt)
+        if state.rebuilt.count > Self.rebuiltKept { state.rebuilt.removeFirst() }
+        return rebuilt
+    }
+
+    /// Keeps the encoding of the `change` event for `revision` after `revision - 1`, within the
+    /// cache's bytes: past them, the oldest revisions' encodings go.
     func cacheChangeEvent(_ bytes: [UInt8], revision: Int64, codec: String) {
         state.withLock { state in
-            guard let first = state.history.first?.state.revision else { return }
+            guard let first = state.steps.first?.step.revision else { return }
             let index = Int(revision - first)
-            guard state.history.indices.contains(index), state.history[index].changeEvent(codec: codec) == nil else { return }
-            state.history[index].changeEvents.append((codec, bytes))
+            guard state.steps.indices.contains(index), state.steps[index].changeEvent(codec: codec) == nil else { return }
+            state.steps[index].changeEvents.append((codec, bytes))
+            state.cachedEventBytes += bytes.count
+            var oldest = 0
+            while state.cachedEventBytes > retention.cachedEventBytes, oldest < index {
+                state.cachedEventBytes -= state.steps[oldest].changeEvents.reduce(0) { $0 + $1.bytes.count }
+                state.steps[oldest].changeEvents.removeAll()
+                oldest += 1
+            }
         }
     }
 }

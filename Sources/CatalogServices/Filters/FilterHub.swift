@@ -34,6 +34,10 @@ public final class FilterHub: Sendable {
         public var maxSubscribersPerCaller: Int?
         /// Changes retained per filter for resume (at least 1024).
         public var retainedChanges = 1024
+        /// Bytes of changes retained per filter for resume, at most: fewer changes than
+        /// `retainedChanges` are kept only when they are large (each replaces hundreds of
+        /// options). 8 MiB by default.
+        public var retainedBytes = 8 << 20
 
         public init() {}
 
@@ -49,6 +53,12 @@ public final class FilterHub: Sendable {
     private let quota: Mutex<WatchQuota>
     private let subscriberGauge = Meter(label: "catalog_watch_subscribers")
     private let shuttingDown = Atomic<Bool>(false)
+    /// Where older history is read, once `load(from:)` has run.
+    private let history = Mutex<(any FilterStore)?>(nil)
+
+    private var retention: FilterChannel.Retention {
+        FilterChannel.Retention(changes: limits.retainedChanges, bytes: limits.retainedBytes)
+    }
 
     /// A hub with no filter yet (`load(from:)` reads them).
     ///
@@ -60,19 +70,19 @@ public final class FilterHub: Sendable {
         self.quota = Mutex(WatchQuota(limits: limits))
     }
 
-    /// Follows the store's changes, then loads every filter and its retained history. A change
-    /// told while loading joins what was loaded, whichever came first.
+    /// Follows the store's changes, then loads every filter's current state: no history, which
+    /// is read when a subscriber resumes from before what was published since. A change told
+    /// while loading and the state loaded make one, whichever came first.
     public func load(from store: any FilterStore) async throws(CatalogError) {
+        history.withLock { $0 = store }
         store.observeFilterChanges { [weak self] change in self?.apply(change) }
         for filter in try await store.filters() {
-            let history = try await store.filterHistory(filterID: filter.filterId, limit: limits.retainedChanges)
-            let loaded = history.isEmpty ? [filter] : history
-            let created = channels.withLock { channels in
-                if channels[filter.filterId] != nil { return false }
-                channels[filter.filterId] = FilterChannel(filterID: filter.filterId, history: loaded, retained: limits.retainedChanges)
-                return true
+            let existing = channels.withLock { channels -> FilterChannel? in
+                if let channel = channels[filter.filterId] { return channel }
+                channels[filter.filterId] = FilterChannel(current: filter, retention: retention)
+                return nil
             }
-            if !created { channels.withLock { $0[filter.filterId] }?.merge(loaded) }
+            existing?.offer(filter)
         }
     }
 
@@ -96,14 +106,13 @@ public final class FilterHub: Sendable {
 
     func apply(_ change: FilterChange) {
         switch change {
-        case .updated(let state):
-            let channel = channels.withLock { channels in
+        case .updated(let state, let step):
+            let channel = channels.withLock { channels -> FilterChannel? in
                 if let channel = channels[state.filterId] { return channel }
-                let channel = FilterChannel(filterID: state.filterId, history: [], retained: limits.retainedChanges)
-                channels[state.filterId] = channel
-                return channel
+                channels[state.filterId] = FilterChannel(current: state, retention: retention)
+                return nil
             }
-            for subscription in channel.publish(state) { subscription.wake() }
+            for subscription in channel?.publish(state, step: step) ?? [] { subscription.wake() }
         case .deleted(let filterID):
             guard let channel = channels.withLock({ $0[filterID] }) else { return }
             let ended = ResponseTrailers(error: RPCError(mapping: CatalogError.unknownFilter(filterID)))
@@ -133,7 +142,7 @@ public final class FilterHub: Sendable {
         subscriberGauge.increment()
         let subscription: FilterSubscription
         do {
-            subscription = try channel.subscribe { current, oldest throws(CatalogError) in
+            let opening = try channel.subscribe(since: sinceRevision) { current, oldest throws(CatalogError) in
                 FilterSubscription(
                     channel: channel, start: try Self.start(current: current, oldestRetained: oldest, since: sinceRevision, delivery: delivery),
                     delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: context.contentType,
@@ -143,6 +152,15 @@ public final class FilterHub: Sendable {
                     self?.subscriberLeft(holder)
                 }
             }
+            guard case .subscribed(let subscribed) = opening else {
+                subscriberLeft(holder)
+                return resumingFromStore(channel, waker: waker) { [self] () throws(RPCError) in
+                    try subscribe(
+                        filterID: filterID, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds,
+                        context: context, waker: waker)
+                }
+            }
+            subscription = subscribed
         } catch {
             subscriberLeft(holder)
             throw error.rpcError
@@ -155,6 +173,23 @@ public final class FilterHub: Sendable {
             throw refusal
         }
         return subscription
+    }
+
+    /// A Watch that resumes from before the steps the channel holds: silent while the store's
+    /// history is read into the channel, then `subscribe()` again.
+    private func resumingFromStore(
+        _ channel: FilterChannel, waker: ResponseWaker, subscribe: @escaping @Sendable () throws(RPCError) -> any ResponseSource
+    ) -> any ResponseSource {
+        let store = history.withLock { $0 }
+        return CatchingUpSource(waker: waker) {
+            do throws(CatalogError) {
+                let steps = try await store?.filterSteps(filterID: channel.filterID, after: 0) ?? []
+                channel.prependHistory(steps)
+            } catch {
+                return .failure(error.rpcError)
+            }
+            return Result { () throws(RPCError) in try subscribe() }
+        }
     }
 
     private func subscriberLeft(_ holder: WatchQuota.Holder) {

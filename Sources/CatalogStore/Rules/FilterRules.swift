@@ -114,6 +114,24 @@ public enum FilterRules {
 
     // MARK: Transitions (content only: the store sets revision and updatedAt)
 
+    /// `state` with `edits` applied to its options; a selection whose option they removed is
+    /// cleared. Costs the edits, not the options: the selection is looked for in the edits.
+    public static func editingOptions(of state: FilterState, _ edits: [OptionEdit]) -> FilterState {
+        var next = state
+        OptionEdits.apply(edits, to: &next.options)
+        guard let selected = state.selectedId else { return next }
+        var present = true
+        for edit in edits {
+            switch edit {
+            case .remove(let option, _) where option.id == selected: present = false
+            case .insert(let option, _) where option.id == selected: present = true
+            default: break
+            }
+        }
+        if !present { next.selectedId = nil }
+        return next
+    }
+
     /// `state` with new options; a selection that is no longer among them is cleared.
     public static func replacingOptions(of state: FilterState, with options: [FilterOption]) -> FilterState {
         var next = state

@@ -1,12 +1,18 @@
 import CatalogAPI
 import Foundation
 
-/// How a store keeps filter states in columns: options as JSON text, the source and the
-/// presentation as their raw values, `updatedAt` in milliseconds since 1970 (so a state reads
-/// back exactly as written).
+/// How a store keeps filter states and steps in columns: options and option edits as JSON
+/// text, the source and the presentation as their raw values, `updatedAt` in milliseconds
+/// since 1970 (so a state reads back exactly as written).
 package enum StoredFilter {
-    /// How many changes of each filter a store keeps at least, for Watch resume.
+    /// How many steps of each filter a store keeps at least, for Watch resume, unless they
+    /// take more than `retainedBytes`.
     package static let retainedChanges = 1024
+    /// How many bytes of steps (`FilterStep.storedSize`) a store keeps at most per filter,
+    /// however few steps that is: 1024 steps that each replace a thousand options would
+    /// otherwise take a hundred megabytes. Steps of a selection, a presentation or one
+    /// category take about a hundred bytes; the newest step is always kept.
+    package static let retainedBytes = 8 << 20
     /// Pruning is looked at once every this many revisions, so a filter keeps fewer than
     /// `retainedChanges + pruneBatch` changes and most writes skip it.
     package static let pruneBatch = 64
@@ -33,6 +39,27 @@ package enum StoredFilter {
 
     package static func encodeOptions(_ options: [FilterOption]) throws -> String {
         String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+    }
+
+    /// Option edits as stored: `nil` when there are none.
+    package static func encodeEdits(_ edits: [OptionEdit]) throws -> String? {
+        edits.isEmpty ? nil : String(decoding: try JSONEncoder().encode(edits), as: UTF8.self)
+    }
+
+    package static func decodeEdits(_ json: String?) throws -> [OptionEdit] {
+        guard let json else { return [] }
+        return try JSONDecoder().decode([OptionEdit].self, from: Data(json.utf8))
+    }
+
+    /// A step from its stored columns; INTERNAL `storage` when a raw value is unknown.
+    package static func step(
+        filterID: String, title: String, source: String?, edits: String?, selectedID: Int64?, presentation: String,
+        revision: Int64, updatedAtMilliseconds: Int64, creates: Bool
+    ) throws -> FilterStep {
+        let scalars = try state(
+            filterID: filterID, title: title, source: source, options: [], selectedID: selectedID, presentation: presentation,
+            revision: revision, updatedAtMilliseconds: updatedAtMilliseconds)
+        return FilterStep(to: scalars, edits: try decodeEdits(edits), creates: creates)
     }
 
     /// The options stored as `json`; decoded once per distinct text (see `DecodedOptionsCache`).

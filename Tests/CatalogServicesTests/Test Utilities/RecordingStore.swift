@@ -140,7 +140,7 @@ class RecordingStore: CatalogStore, @unchecked Sendable {
 /// Filters are not recorded: service tests of filters run against the real store.
 extension RecordingStore: FilterStore {
     func filters() async throws(CatalogError) -> [FilterState] { [] }
-    func filterHistory(filterID: String, limit: Int) async throws(CatalogError) -> [FilterState] { [] }
+    func filterSteps(filterID: String, after revision: Int64) async throws(CatalogError) -> [FilterStep] { [] }
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState { throw .unknownFilter(definition.filterID) }
     func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState { throw .unknownFilter(filterID) }
     func deleteFilter(_ filterID: String) async throws(CatalogError) { throw .unknownFilter(filterID) }
