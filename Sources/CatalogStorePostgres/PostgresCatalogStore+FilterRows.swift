@@ -170,11 +170,11 @@ extension PostgresCatalogStore {
         guard !bound.isEmpty, known?.isEmpty != true else { return }
         let mirror = known == nil ? try await Self.categoryOptions(transaction) : []
         let now = StoredFilter.timestamp()
-        for current in bound {
-            let edits = known ?? OptionEdits.between(current.options, mirror)
-            let committed = FilterRules.committed(FilterRules.editingOptions(of: current, edits), after: current, now: now)
-            guard committed.revision != current.revision else { continue }
-            try await appendFilterStep(transaction, committed, FilterStep(to: committed, edits: edits), storingOptions: false)
+        for var state in bound {
+            let edits = known ?? OptionEdits.between(state.options, mirror)
+            guard !edits.isEmpty else { continue }
+            FilterRules.editOptions(of: &state, edits, now: now)
+            try await appendFilterStep(transaction, state, FilterStep(to: state, edits: edits), storingOptions: false)
         }
     }
 }

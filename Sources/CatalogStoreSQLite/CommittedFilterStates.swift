@@ -19,7 +19,13 @@ final class CommittedFilterStates: Sendable {
 
     /// Forgets filter `id`: the current transaction writes it.
     func forget(_ id: String) {
-        _ = states.withLock { $0.removeValue(forKey: id) }
+        _ = take(id)
+    }
+
+    /// Forgets filter `id` and returns its committed state, if kept: the caller then holds the
+    /// state's options alone and can edit them in place.
+    func take(_ id: String) -> FilterState? {
+        states.withLock { $0.removeValue(forKey: id) }
     }
 
     /// Keeps the states a transaction committed, in order.

@@ -15,27 +15,34 @@ extension SQLiteCatalogStore {
         """
 
     /// The states of the filters bound to the categories, before a category write changes
-    /// anything: what `syncCategoryFilters` applies the write to. Read first in its transaction.
+    /// anything: what `syncCategoryFilters` applies the write to. Read first in its transaction;
+    /// taken from the committed states, so that their options are edited in place.
     func boundFilters(_ db: Database) throws -> [FilterState] {
-        try String.fetchAll(db.cachedStatement(sql: Self.boundFiltersSQL)).compactMap { id in try currentFilter(db, id: id) }
+        try String.fetchAll(db.cachedStatement(sql: Self.boundFiltersSQL)).compactMap { id in
+            try committedFilters.take(id) ?? Self.fetchFilter(db, id: id)
+        }
     }
 
     /// Applies a category write to the bound filters, `bound` as `boundFilters` read them before
     /// it: `edits` when the write knows what it changed (`CategoryMirror`), else the edits
     /// between each filter's options and the categories now. A selection whose option went is
     /// cleared in the same revision; the observer is told after commit.
-    func syncCategoryFilters(_ db: Database, _ bound: [FilterState], edits known: [OptionEdit]? = nil) throws {
+    ///
+    /// Each state is edited in place: at ten thousand categories, a copy of the options would
+    /// cost a category write more than everything else it does.
+    func syncCategoryFilters(_ db: Database, _ bound: consuming [FilterState], edits known: [OptionEdit]? = nil) throws {
         guard !bound.isEmpty, known?.isEmpty != true else { return }
         let mirror = known == nil ? try Self.categoryOptions(db) : []
         let now = StoredFilter.timestamp()
         var changes: [FilterChange] = []
-        for current in bound {
-            let edits = known ?? OptionEdits.between(current.options, mirror)
-            let committed = FilterRules.committed(FilterRules.editingOptions(of: current, edits), after: current, now: now)
-            guard committed.revision != current.revision else { continue }
-            let step = FilterStep(to: committed, edits: edits)
-            try appendFilterStep(db, committed, step, storingOptions: false)
-            changes.append(.updated(committed, step))
+        bound.reverse()
+        while var state = bound.popLast() {
+            let edits = known ?? OptionEdits.between(state.options, mirror)
+            guard !edits.isEmpty else { continue }
+            FilterRules.editOptions(of: &state, edits, now: now)
+            let step = FilterStep(to: state, edits: edits)
+            try appendFilterStep(db, state, step, storingOptions: false)
+            changes.append(.updated(state, step))
         }
         notifyAfterCommit(db, changes)
     }

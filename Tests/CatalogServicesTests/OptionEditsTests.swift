@@ -63,14 +63,20 @@ struct OptionEditsTests {
         #expect(FilterStep.states(current: created, steps: [step]) == [created])
     }
 
-    @Test("a selection whose option the edits remove is cleared, one removed and inserted again is kept")
+    @Test("edited options make the next revision; a selection whose option went is cleared, one moved is kept")
     func selectionAcrossEdits() {
         let state = FilterState(
             filterId: "f", title: "F", options: [Self.option(1), Self.option(2), Self.option(3)], selectedId: 2, revision: 1,
-            updatedAt: Date())
-        #expect(FilterRules.editingOptions(of: state, [.remove(Self.option(2), at: 1)]).selectedId == nil)
-        let moved = FilterRules.editingOptions(of: state, [.remove(Self.option(2), at: 1), .insert(Self.option(2), at: 2)])
+            updatedAt: Date(timeIntervalSince1970: 0))
+        func edited(_ edits: [OptionEdit]) -> FilterState {
+            var next = state
+            FilterRules.editOptions(of: &next, edits, now: Date(timeIntervalSince1970: 5))
+            return next
+        }
+        let removed = edited([.remove(Self.option(2), at: 1)])
+        #expect(removed.selectedId == nil && removed.revision == 2 && removed.updatedAt == Date(timeIntervalSince1970: 5))
+        let moved = edited([.remove(Self.option(2), at: 1), .insert(Self.option(2), at: 2)])
         #expect(moved.selectedId == 2 && moved.options.map(\.id) == [1, 3, 2])
-        #expect(FilterRules.editingOptions(of: state, [.remove(Self.option(3), at: 2)]).selectedId == 2)
+        #expect(edited([.remove(Self.option(3), at: 2)]).selectedId == 2)
     }
 }

@@ -87,15 +87,23 @@ final class FilterChannel: Sendable {
     /// Takes a committed state and the step that led to it, and returns the subscribers to
     /// wake. A state already held is ignored; one that skips revisions (the store lost track
     /// of the ones between), or that created the filter anew, starts the history afresh.
+    ///
+    /// A step that follows the current state is applied to it in place, rather than the state
+    /// taken: the channel then holds its options alone, and the store holds its own, so that
+    /// neither copies ten thousand options to change one.
     func publish(_ next: FilterState, step: FilterStep) -> [FilterSubscription] {
         state.withLock { state in
-            if let current = state.current {
-                if next.revision <= current.revision { return [] }
-                if next.revision != current.revision + 1 || step.creates { Self.forgetHistory(&state) }
+            if let current = state.current, next.revision <= current.revision { return [] }
+            if state.current?.revision == next.revision - 1, !step.creates {
+                var edited = state.current!
+                state.current = nil  // `edited` now holds the options alone: edited in place
+                OptionEdits.apply(step.edits, to: &edited.options)
+                edited.set(step)
+                state.current = edited
             } else {
                 Self.forgetHistory(&state)
+                state.current = next
             }
-            state.current = next
             state.steps.append(Entry(step))
             state.stepBytes += state.steps.last!.size
             trim(&state)

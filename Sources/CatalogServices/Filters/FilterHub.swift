@@ -54,7 +54,7 @@ public final class FilterHub: Sendable {
     private let subscriberGauge = Meter(label: "catalog_watch_subscribers")
     private let shuttingDown = Atomic<Bool>(false)
     /// Where older history is read, once `load(from:)` has run.
-    private let history = Mutex<(any FilterStore)?>(nil)
+    private let historyStore = Mutex<(any FilterStore)?>(nil)
 
     private var retention: FilterChannel.Retention {
         FilterChannel.Retention(changes: limits.retainedChanges, bytes: limits.retainedBytes)
@@ -74,7 +74,7 @@ public final class FilterHub: Sendable {
     /// is read when a subscriber resumes from before what was published since. A change told
     /// while loading and the state loaded make one, whichever came first.
     public func load(from store: any FilterStore) async throws(CatalogError) {
-        history.withLock { $0 = store }
+        historyStore.withLock { $0 = store }
         store.observeFilterChanges { [weak self] change in self?.apply(change) }
         for filter in try await store.filters() {
             let existing = channels.withLock { channels -> FilterChannel? in
@@ -180,7 +180,7 @@ public final class FilterHub: Sendable {
     private func resumingFromStore(
         _ channel: FilterChannel, waker: ResponseWaker, subscribe: @escaping @Sendable () throws(RPCError) -> any ResponseSource
     ) -> any ResponseSource {
-        let store = history.withLock { $0 }
+        let store = historyStore.withLock { $0 }
         return CatchingUpSource(waker: waker) {
             do throws(CatalogError) {
                 let steps = try await store?.filterSteps(filterID: channel.filterID, after: 0) ?? []

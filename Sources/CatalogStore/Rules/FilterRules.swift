@@ -114,12 +114,14 @@ public enum FilterRules {
 
     // MARK: Transitions (content only: the store sets revision and updatedAt)
 
-    /// `state` with `edits` applied to its options; a selection whose option they removed is
-    /// cleared. Costs the edits, not the options: the selection is looked for in the edits.
-    public static func editingOptions(of state: FilterState, _ edits: [OptionEdit]) -> FilterState {
-        var next = state
-        OptionEdits.apply(edits, to: &next.options)
-        guard let selected = state.selectedId else { return next }
+    /// Applies `edits` (at least one) to the options of `state`, in place, as the next revision
+    /// stamped `now`; a selection whose option they removed is cleared. Costs the edits, not the
+    /// options: the selection is looked for in the edits.
+    public static func editOptions(of state: inout FilterState, _ edits: [OptionEdit], now: Date) {
+        OptionEdits.apply(edits, to: &state.options)
+        state.revision += 1
+        state.updatedAt = now
+        guard let selected = state.selectedId else { return }
         var present = true
         for edit in edits {
             switch edit {
@@ -128,8 +130,7 @@ public enum FilterRules {
             default: break
             }
         }
-        if !present { next.selectedId = nil }
-        return next
+        if !present { state.selectedId = nil }
     }
 
     /// `state` with new options; a selection that is no longer among them is cleared.
