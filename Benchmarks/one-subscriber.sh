@@ -13,6 +13,7 @@
 #             for the response and the event, and the Select's response to the client).
 # Prints each run and the medians of p50 and p99 per target.
 # Environment (defaults): ROUNDS=5 M=2000 FLOOR_WORK_US=250
+# CATALOGD=path/to/catalogd measures another build (default: this one's release build).
 #   SHAPED_ARGS="--work-us 200 --delivery-us 90 --client-us 110 --respond"
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -20,13 +21,14 @@ peers=$root/../shared/peers
 ROUNDS=${ROUNDS:-5} M=${M:-2000} FLOOR_WORK_US=${FLOOR_WORK_US:-250}
 SHAPED_ARGS=${SHAPED_ARGS:---work-us 200 --delivery-us 90 --client-us 110 --respond}
 cd "$root"
+CATALOGD=${CATALOGD:-.build/release/catalogd}
 swift build -c release --product catalogd
 make -s -C "$peers/fanout"
 source "$root/Benchmarks/lib/processes.sh"
 cc -O2 -Wall -pthread Benchmarks/LatencyFloor/latency-floor.c -o "$tmpdir/latency-floor"
 
 for round in $(seq "$ROUNDS"); do
-  .build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/round$round.sqlite" \
+  "$CATALOGD" --address 127.0.0.1:50051 --database "$tmpdir/round$round.sqlite" \
     > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
   pid=$!
   wait_port 50051 catalogd "$tmpdir/catalogd.log"

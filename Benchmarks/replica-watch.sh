@@ -16,11 +16,13 @@
 #                      makes about M/3 of the changes.
 # Prints each run as a JSON line, then medians of p50 and p99.
 # Environment: ROUNDS=3 LATENCY_M=2000 N=9000 K=90 M=1000 TIMEOUT_S=600.
+# CATALOGD=path/to/catalogd measures another build (default: this one's release build).
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 peers=$root/../shared/peers
 ROUNDS=${ROUNDS:-3} LATENCY_M=${LATENCY_M:-2000} N=${N:-9000} K=${K:-90} M=${M:-1000} TIMEOUT_S=${TIMEOUT_S:-600}
 cd "$root"
+CATALOGD=${CATALOGD:-.build/release/catalogd}
 swift build -c release --product catalogd >&2
 make -s -C "$peers/fanout"
 source Benchmarks/lib/processes.sh
@@ -41,7 +43,7 @@ serve() {
     database="postgresql://catalog@/bench?host=$pgdir" ports=(50081 50082 50083)
   fi
   for port in "${ports[@]}"; do
-    .build/release/catalogd --address "127.0.0.1:$port" --database "$database" --log-level warning \
+    "$CATALOGD" --address "127.0.0.1:$port" --database "$database" --log-level warning \
       --max-watch-subscribers-per-caller 100000 --max-watch-subscribers-per-connection 100000 \
       --max-concurrent-streams 20000 > "$tmpdir/catalogd-$port.log" 2>&1 &
     pids+=($!) round_pids+=($!)

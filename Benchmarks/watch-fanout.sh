@@ -9,19 +9,21 @@
 #      Select-start-to-delivery on the same catalogd, after the fan-out, with the peer stopped
 #      (a fresh catalogd each round: Benchmarks/one-subscriber.sh).
 # Environment (defaults): N=10000 K=100 M=1000 ROUNDS=1 LATENCY_M=2000 LATENCY_INTERVAL_MS=1 TIMEOUT_S=600
+# CATALOGD=path/to/catalogd measures another build (default: this one's release build).
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 peers=$root/../shared/peers
 N=${N:-10000} K=${K:-100} M=${M:-1000} ROUNDS=${ROUNDS:-1}
 LATENCY_M=${LATENCY_M:-2000} LATENCY_INTERVAL_MS=${LATENCY_INTERVAL_MS:-1} TIMEOUT_S=${TIMEOUT_S:-600}
 cd "$root"
+CATALOGD=${CATALOGD:-.build/release/catalogd}
 swift build -c release --product catalogd
 swift build -c release --package-path "$peers/grpc-swift2" --product peer-server
 make -s -C "$peers/fanout"
 
 source "$root/Benchmarks/lib/processes.sh"
 # One client on 127.0.0.1 stands for many callers: it may hold every Watch slot.
-.build/release/catalogd --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
+"$CATALOGD" --address 127.0.0.1:50051 --database "$tmpdir/bench.sqlite" \
   --max-watch-subscribers-per-caller 100000 --max-watch-subscribers-per-connection 1024 \
   > "$tmpdir/catalogd.log" 2>&1 & pids+=($!)
 ours=${pids[0]}
