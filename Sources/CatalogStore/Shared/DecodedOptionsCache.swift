@@ -3,7 +3,8 @@ import Synchronization
 
 /// Filter options already decoded, by their JSON text.
 ///
-/// Every filter write reads the current state, options included; most writes (Select,
+/// A filter's explicit options are read from the database at start, and whenever a write finds
+/// the filter newer than the state it holds (another replica wrote it); most writes (Select,
 /// presentation) keep the options, so their text is the one decoded last time. Looking the text
 /// up costs a hash and a comparison, far less than decoding it again. Keyed by the text itself,
 /// an entry is never stale, whatever transaction read it; the cache empties itself past
