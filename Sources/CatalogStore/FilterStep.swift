@@ -75,9 +75,10 @@ public struct FilterStep: Sendable, Hashable {
         self.init(to: next, edits: OptionEdits.between(previous?.options ?? [], next.options), creates: previous == nil)
     }
 
-    /// About how many bytes the step takes stored: what history retention counts.
+    /// About how many bytes the step's option edits take stored (none when the options did
+    /// not change): what history retention counts in bytes.
     public var storedSize: Int {
-        64 + title.utf8.count + edits.reduce(0) { $0 + $1.storedSize }
+        edits.reduce(0) { $0 + $1.storedSize }
     }
 
     /// The state this step leads to from `previous` (the state at `revision - 1`; for a step

@@ -116,19 +116,28 @@ extension PostgresCatalogStore {
     }
 
     /// At every `StoredFilter.pruneBatch`-th revision (a revision is always the last plus one),
-    /// keeps the last `StoredFilter.retainedChanges` steps, fewer when they take more than
-    /// `StoredFilter.retainedBytes` (the newest always).
+    /// keeps the last `StoredFilter.retainedChanges` steps, fewer when their option edits take
+    /// more than `StoredFilter.retainedBytes` (the newest always): the edits are summed, and
+    /// the steps walked newest first only when they are over.
     static func pruneFilterHistory(_ transaction: Transaction, id: String, current: Int64) async throws {
         guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)) else { return }
-        let newest = current - Int64(StoredFilter.retainedChanges) + 1
+        let total = try await transaction.query(
+            """
+            WITH counted AS (
+                DELETE FROM filter_step WHERE filter_id = \(id) AND revision < \(current - Int64(StoredFilter.retainedChanges) + 1)
+            )
+            SELECT coalesce(sum(octet_length(edits)), 0)::bigint FROM filter_step
+            WHERE filter_id = \(id) AND revision >= \(current - Int64(StoredFilter.retainedChanges) + 1)
+            """
+        ).first?.decode(Int64.self) ?? 0
+        guard total > StoredFilter.retainedBytes else { return }
         try await transaction.query(
             """
-            DELETE FROM filter_step WHERE filter_id = \(id) AND revision < greatest(\(newest), coalesce((
-                SELECT revision + 1 FROM (
-                    SELECT revision, sum(64 + octet_length(title) + coalesce(octet_length(edits), 0))
-                        OVER (ORDER BY revision DESC) AS kept
-                    FROM filter_step WHERE filter_id = \(id) AND revision >= \(newest)) AS sizes
-                WHERE kept > \(StoredFilter.retainedBytes) AND revision < \(current) ORDER BY revision DESC LIMIT 1), 0))
+            DELETE FROM filter_step WHERE filter_id = \(id) AND revision <= (
+                SELECT revision FROM (
+                    SELECT revision, sum(coalesce(octet_length(edits), 0)) OVER (ORDER BY revision DESC) AS kept
+                    FROM filter_step WHERE filter_id = \(id)) AS sizes
+                WHERE kept > \(StoredFilter.retainedBytes) AND revision < \(current) ORDER BY revision DESC LIMIT 1)
             """)
     }
 

@@ -100,20 +100,36 @@ extension SQLiteCatalogStore {
     }
 
     /// At every `StoredFilter.pruneBatch`-th revision (a revision is always the last plus one),
-    /// keeps the last `StoredFilter.retainedChanges` steps, fewer when they take more than
-    /// `StoredFilter.retainedBytes` (the newest always). Other writes skip even the query,
-    /// which would cost every Select a statement.
+    /// keeps the last `StoredFilter.retainedChanges` steps, fewer when their option edits take
+    /// more than `StoredFilter.retainedBytes` (the newest always). Other writes skip even the
+    /// statements, which would cost every Select; the steps' edits are summed in one pass, and
+    /// walked only when they are over.
     static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
         guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)) else { return }
-        try db.execute(
+        try db.cachedStatement(sql: "DELETE FROM filter_step WHERE filterId = ? AND revision < ?")
+            .execute(arguments: [id, current - Int64(StoredFilter.retainedChanges) + 1])
+        let total = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT coalesce(sum(length(CAST(edits AS BLOB))), 0) FROM filter_step WHERE filterId = ?"),
+            arguments: [id]) ?? 0
+        guard total > StoredFilter.retainedBytes else { return }
+        let sizes = try Row.fetchCursor(
+            db,
             sql: """
-                DELETE FROM filter_step WHERE filterId = ?1 AND revision < max(?2, coalesce((
-                    SELECT revision + 1 FROM (
-                        SELECT revision, sum(64 + length(title) + coalesce(length(edits), 0)) OVER (ORDER BY revision DESC) AS kept
-                        FROM filter_step WHERE filterId = ?1 AND revision > ?2 - 1)
-                    WHERE kept > ?3 AND revision < ?4 ORDER BY revision DESC LIMIT 1), 0))
+                SELECT revision, length(CAST(edits AS BLOB)) FROM filter_step
+                WHERE filterId = ? AND edits IS NOT NULL AND revision < ? ORDER BY revision DESC
                 """,
-            arguments: [id, current - Int64(StoredFilter.retainedChanges) + 1, StoredFilter.retainedBytes, current])
+            arguments: [id, current])
+        var kept = try Int.fetchOne(
+            db, sql: "SELECT coalesce(length(CAST(edits AS BLOB)), 0) FROM filter_step WHERE filterId = ? AND revision = ?",
+            arguments: [id, current]) ?? 0
+        while let row = try sizes.next() {
+            kept += row[1] as Int
+            if kept > StoredFilter.retainedBytes {
+                try db.execute(
+                    sql: "DELETE FROM filter_step WHERE filterId = ? AND revision <= ?", arguments: [id, row[0] as Int64])
+                return
+            }
+        }
     }
 
     // MARK: Categories mirrored

@@ -69,10 +69,28 @@ package final class PostgresFaultProxy: Sendable {
 
     private init(cluster: PostgresCluster) async throws {
         self.cluster = cluster
-        let probe = try await Self.bind(port: 0, group: group) { _ in }
-        port = probe.localAddress?.port ?? 0
-        try await probe.close()
-        try await startListening()
+        // Listening at once on the port the kernel picks: a probe closed before listening again
+        // would leave the port for another test to take meanwhile.
+        let acceptor = Acceptor()
+        let listener = try await Self.bind(port: 0, group: group) { acceptor.accept($0) }
+        port = listener.localAddress?.port ?? 0
+        acceptor.forward(to: { [weak self] channel in
+            if let self { self.accept(channel) } else { channel.close(promise: nil) }
+        })
+        state.withLock { $0.listener = listener }
+    }
+
+    /// Hands the connections of the first listener, made before the proxy is, to the proxy.
+    private final class Acceptor: Sendable {
+        private let target = Mutex<(@Sendable (any Channel) -> Void)?>(nil)
+
+        func forward(to accept: @escaping @Sendable (any Channel) -> Void) {
+            target.withLock { $0 = accept }
+        }
+
+        func accept(_ channel: any Channel) {
+            if let accept = target.withLock({ $0 }) { accept(channel) } else { channel.close(promise: nil) }
+        }
     }
 
     /// The `--database` URL of database `name` through the proxy.

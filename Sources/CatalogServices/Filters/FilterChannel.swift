@@ -16,7 +16,7 @@ final class FilterChannel: Sendable {
     struct Retention: Sendable {
         /// Steps kept, at most.
         var changes: Int
-        /// Bytes of steps kept (`FilterStep.storedSize`), at most; the newest step always.
+        /// Bytes of option edits kept (`FilterStep.storedSize`), at most; the newest step always.
         var bytes: Int
         /// Bytes of encoded `change` events cached for the subscribers that keep up, at most.
         var cachedEventBytes = 16 << 20

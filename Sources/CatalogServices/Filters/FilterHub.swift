@@ -34,7 +34,7 @@ public final class FilterHub: Sendable {
         public var maxSubscribersPerCaller: Int?
         /// Changes retained per filter for resume (at least 1024).
         public var retainedChanges = 1024
-        /// Bytes of changes retained per filter for resume, at most: fewer changes than
+        /// Bytes of option edits retained per filter for resume, at most: fewer changes than
         /// `retainedChanges` are kept only when they are large (each replaces hundreds of
         /// options). 8 MiB by default.
         public var retainedBytes = 8 << 20

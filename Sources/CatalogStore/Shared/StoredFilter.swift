@@ -8,10 +8,11 @@ package enum StoredFilter {
     /// How many steps of each filter a store keeps at least, for Watch resume, unless they
     /// take more than `retainedBytes`.
     package static let retainedChanges = 1024
-    /// How many bytes of steps (`FilterStep.storedSize`) a store keeps at most per filter,
-    /// however few steps that is: 1024 steps that each replace a thousand options would
-    /// otherwise take a hundred megabytes. Steps of a selection, a presentation or one
-    /// category take about a hundred bytes; the newest step is always kept.
+    /// How many bytes of option edits (`FilterStep.storedSize`, the length of the stored JSON)
+    /// a store keeps at most per filter, however few steps that is: 1024 steps that each
+    /// replace a thousand options would otherwise take a hundred megabytes. A selection or a
+    /// presentation edits no option, one category a hundred bytes' worth; the newest step is
+    /// always kept.
     package static let retainedBytes = 8 << 20
     /// Pruning is looked at once every this many revisions, so a filter keeps fewer than
     /// `retainedChanges + pruneBatch` changes and most writes skip it.
