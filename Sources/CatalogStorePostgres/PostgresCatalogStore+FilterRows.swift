@@ -117,17 +117,21 @@ extension PostgresCatalogStore {
 
     /// At every `StoredFilter.pruneBatch`-th revision (a revision is always the last plus one),
     /// keeps the last `StoredFilter.retainedChanges` steps, fewer when their option edits take
-    /// more than `StoredFilter.retainedBytes` (the newest always): the edits are summed, and
-    /// the steps walked newest first only when they are over.
+    /// more than `StoredFilter.retainedBytes` (the newest always). The edits are summed only
+    /// when steps of the last batch have some (otherwise their total did not grow since the
+    /// last look), and the steps walked newest first only when they are over.
     static func pruneFilterHistory(_ transaction: Transaction, id: String, current: Int64) async throws {
         guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)) else { return }
+        let oldestKept = current - Int64(StoredFilter.retainedChanges) + 1
         let total = try await transaction.query(
             """
-            WITH counted AS (
-                DELETE FROM filter_step WHERE filter_id = \(id) AND revision < \(current - Int64(StoredFilter.retainedChanges) + 1)
-            )
-            SELECT coalesce(sum(octet_length(edits)), 0)::bigint FROM filter_step
-            WHERE filter_id = \(id) AND revision >= \(current - Int64(StoredFilter.retainedChanges) + 1)
+            WITH counted AS (DELETE FROM filter_step WHERE filter_id = \(id) AND revision < \(oldestKept))
+            SELECT CASE WHEN EXISTS (
+                    SELECT 1 FROM filter_step WHERE filter_id = \(id) AND revision > \(current - Int64(StoredFilter.pruneBatch))
+                        AND edits IS NOT NULL)
+                THEN (SELECT coalesce(sum(octet_length(edits)), 0) FROM filter_step
+                      WHERE filter_id = \(id) AND revision >= \(oldestKept))
+                ELSE 0 END::bigint
             """
         ).first?.decode(Int64.self) ?? 0
         guard total > StoredFilter.retainedBytes else { return }

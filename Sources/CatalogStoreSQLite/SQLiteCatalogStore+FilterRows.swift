@@ -102,12 +102,19 @@ extension SQLiteCatalogStore {
     /// At every `StoredFilter.pruneBatch`-th revision (a revision is always the last plus one),
     /// keeps the last `StoredFilter.retainedChanges` steps, fewer when their option edits take
     /// more than `StoredFilter.retainedBytes` (the newest always). Other writes skip even the
-    /// statements, which would cost every Select; the steps' edits are summed in one pass, and
+    /// statements, which would cost every Select. The edits are summed only when steps of the
+    /// last batch have some (otherwise their total did not grow since the last look), and
     /// walked only when they are over.
     static func pruneFilterHistory(_ db: Database, id: String, current: Int64) throws {
         guard current.isMultiple(of: Int64(StoredFilter.pruneBatch)) else { return }
         try db.cachedStatement(sql: "DELETE FROM filter_step WHERE filterId = ? AND revision < ?")
             .execute(arguments: [id, current - Int64(StoredFilter.retainedChanges) + 1])
+        let editedLately = try Bool.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM filter_step WHERE filterId = ? AND revision > ? AND edits IS NOT NULL)
+                """),
+            arguments: [id, current - Int64(StoredFilter.pruneBatch)]) ?? false
+        guard editedLately else { return }
         let total = try Int.fetchOne(
             db.cachedStatement(sql: "SELECT coalesce(sum(length(CAST(edits AS BLOB))), 0) FROM filter_step WHERE filterId = ?"),
             arguments: [id]) ?? 0
