@@ -171,15 +171,16 @@ extension PostgresCatalogStore {
     public var hasOtherWriters: Bool { true }
 
     /// Tells the observer what follows, in the database, what it was told about `filterID`:
-    /// the steps after the state told last, applied to it; the current state alone when none
-    /// was told or the steps after it are gone (a gap the observer starts its history after).
-    /// One query when there is something new and the usual case, after a notification; the
-    /// head row is read only when there is not, to tell a deletion.
+    /// the steps after the state told last, applied to it; when none was told or the steps do
+    /// not follow it, every retained state after it, rebuilt from the current one (only the
+    /// current one while nobody observes). One query when there is something new and the steps
+    /// follow, the usual case after a notification; the head row is read only when there is
+    /// nothing new, to tell a deletion.
     public func catchUp(filterID: String) async throws(CatalogError) {
         try await read { transaction in
             let told = self.feed.told(filterID)
             let steps = try await Self.fetchFilterSteps(transaction, id: filterID, after: told?.revision ?? 0)
-            if let last = steps.last {
+            if !steps.isEmpty {
                 if var state = told?.state, steps[0].revision == state.revision + 1 {
                     let changes = steps.map { step in
                         state = step.applied(to: state)
@@ -187,8 +188,13 @@ extension PostgresCatalogStore {
                     }
                     self.feed.offer(changes, of: filterID, acceptingGap: false)
                 } else if let current = try await Self.fetchFilter(transaction, id: filterID) {
-                    let step = current.revision == last.revision ? last : FilterStep(to: current, edits: [])
-                    self.feed.offer([(current, step)], of: filterID, acceptingGap: true)
+                    let retained = steps.filter { $0.revision <= current.revision }
+                    if self.feed.hasObserver, retained.last?.revision == current.revision {
+                        let states = FilterStep.states(current: current, steps: retained)
+                        self.feed.offer(Array(zip(states, retained)), of: filterID, acceptingGap: true)
+                    } else {
+                        self.feed.offer([(current, FilterStep(to: current, edits: []))], of: filterID, acceptingGap: true)
+                    }
                 }
             } else if let head = try await Self.fetchFilterHead(transaction, id: filterID), head.deleted {
                 self.feed.offerDeletion(of: filterID, revision: head.revision)
