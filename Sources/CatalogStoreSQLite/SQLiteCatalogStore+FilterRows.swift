@@ -123,17 +123,15 @@ extension SQLiteCatalogStore {
             db,
             sql: """
                 SELECT revision, length(CAST(edits AS BLOB)) FROM filter_step
-                WHERE filterId = ? AND edits IS NOT NULL AND revision < ? ORDER BY revision DESC
+                WHERE filterId = ? AND edits IS NOT NULL ORDER BY revision DESC
                 """,
-            arguments: [id, current])
-        var kept = try Int.fetchOne(
-            db, sql: "SELECT coalesce(length(CAST(edits AS BLOB)), 0) FROM filter_step WHERE filterId = ? AND revision = ?",
-            arguments: [id, current]) ?? 0
+            arguments: [id])
+        var kept = 0
         while let row = try sizes.next() {
             kept += row[1] as Int
-            if kept > StoredFilter.retainedBytes {
-                try db.execute(
-                    sql: "DELETE FROM filter_step WHERE filterId = ? AND revision <= ?", arguments: [id, row[0] as Int64])
+            let revision: Int64 = row[0]
+            if kept > StoredFilter.retainedBytes, revision < current {
+                try db.execute(sql: "DELETE FROM filter_step WHERE filterId = ? AND revision <= ?", arguments: [id, revision])
                 return
             }
         }

@@ -137,8 +137,7 @@ final class FilterChannel: Sendable {
             }
             let older = loaded.filter { $0.revision < first }
             if let last = older.last, last.revision == first - 1,
-                zip(older, older.dropFirst()).allSatisfy({ $0.revision + 1 == $1.revision }),
-                state.steps.isEmpty ? last.revision == current.revision : true
+                zip(older, older.dropFirst()).allSatisfy({ $0.revision + 1 == $1.revision })
             {
                 for step in older.reversed() {
                     let entry = Entry(step)
