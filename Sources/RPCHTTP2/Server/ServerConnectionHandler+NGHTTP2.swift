@@ -9,8 +9,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         // nghttp2 ignores a reset of a stream already closed here.
         if abuseReason != nil { return false }  // found since the last frame
         headerBlock.frameBegan(type: type, length: length)
-        if type == FrameType.rstStream, streams[streamID]?.openedInRead != readCount { return true }
-        if type == FrameType.headers, streams[streamID] == nil {
+        if type == FrameType.rstStream, calls.streams[streamID]?.openedInRead != readCount { return true }
+        if type == FrameType.headers, calls.streams[streamID] == nil {
             switch clientStreams.judge(headersOn: streamID) {
             case .opens, .ignored: break
             case .violation(let errorCode, let reason):
@@ -28,12 +28,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(beganHeadersOn streamID: Int32, isRequest: Bool) {
         guard isRequest else { return }
         clientStreams.opened(streamID)
-        streams.insert(ServerStream(
-            id: streamID, openedInRead: readCount, maxHeaderListSize: configuration.maxHeaderListSize, recent: recentRequest,
-            timed: metrics.isRecording || accessLog != nil, accessLog: accessLog))
-        metrics.streams.increment()
+        calls.openStream(id: streamID, openedInRead: readCount)
         idleSince = nil
-        armSweep()
     }
 
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {
@@ -41,7 +37,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             abuseReason = reason
             return false
         }
-        guard let stream = streams[streamID], !stream.machine.isStarted else { return true }  // trailers are ignored
+        guard let stream = calls.streams[streamID], !stream.machine.isStarted else { return true }  // trailers are ignored
         stream.headers.append(name: name, value: value)
         return true
     }
@@ -49,11 +45,11 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(received frame: ReceivedFrame) {
         switch frame.type {
         case FrameType.headers:
-            guard let stream = streams[frame.streamID] else { return }
+            guard let stream = calls.streams[frame.streamID] else { return }
             if !stream.machine.isStarted { startCall(on: stream) }
-            if frame.endStream { endRequest(on: stream) }
+            if frame.endStream { calls.endRequest(on: stream) }
         case FrameType.data:
-            if frame.endStream, let stream = streams[frame.streamID] { endRequest(on: stream) }
+            if frame.endStream, let stream = calls.streams[frame.streamID] { calls.endRequest(on: stream) }
         case FrameType.ping where frame.ack:
             keepalive?.acknowledged()
             sendFinalGoAway()
@@ -64,32 +60,45 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(dataChunk bytes: UnsafeRawBufferPointer, on streamID: Int32) {
         guard let session else { return }
-        guard let stream = streams[streamID] else {
+        guard let stream = calls.streams[streamID] else {
             session.consume(streamID: streamID, count: bytes.count)
             return
         }
-        session.consume(streamID: streamID, count: stream.receiveData(bytes))
-        account(stream)
-        queueInlineAnswer(for: stream)
+        session.consume(streamID: streamID, count: calls.receiveData(bytes, on: stream))
     }
 
     func session(closed streamID: Int32, errorCode: UInt32) {
-        guard let stream = streams.remove(streamID) else { return }
+        guard calls.closeStream(streamID) != nil else { return }
         if errorCode != HTTP2ErrorCode.noError { clientStreams.reset(streamID) }
-        metrics.streams.decrement()
-        // Bytes the call never read still hold the connection's window: give it back.
-        session?.consume(streamID: streamID, count: stream.takeWithheldBytes())
-        stream.close()
-        release(stream)
-        if streams.isEmpty { armIdleTimer() }
+        if calls.streams.isEmpty { armIdleTimer() }
     }
 
     func session(readDataFor streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> DataRead {
-        guard let session, let stream = streams[streamID] else { return .bytes(count: 0, endOfData: true, endStream: true) }
-        let read = stream.readData(
-            into: buffer, session: session, lowWatermark: configuration.streamWriteBufferSize / 2,
-            highWatermark: configuration.streamWriteBufferSize)
-        account(stream)
-        return read
+        guard let stream = calls.streams[streamID] else { return .bytes(count: 0, endOfData: true, endStream: true) }
+        switch calls.readBody(of: stream, into: buffer) {
+        case .bytes(let count): return .bytes(count: count, endOfData: false, endStream: false)
+        case .last(let count, let trailersFollow): return .bytes(count: count, endOfData: true, endStream: !trailersFollow)
+        case .deferred: return .deferred
+        }
+    }
+}
+
+extension ServerConnectionHandler {
+    /// A request's header block is complete: the call starts on the connection's calls, unless
+    /// the header list overflowed (abuse) or the connection was refused.
+    func startCall(on stream: CallStream) {
+        let headers = stream.takeHeaders()
+        if headers.path != nil { calls.recentRequest = headers.reusable }
+        if headers.overflowed, let reason = abuseGuard.headerListOverflowed() {
+            // The connection closes once nghttp2 begins the next frame or the read ends.
+            abuseReason = reason
+            return
+        }
+        if let refusal {
+            state.refusalAnswered()
+            calls.answer(stream, RequestValidation.refuse(headers, with: refusal.trailers), path: headers.path)
+            return
+        }
+        calls.startCall(on: stream, headers: headers)
     }
 }

@@ -26,7 +26,7 @@ extension ServerConnectionHandler {
     /// a scheduled task each, so the timer instead checks, when it fires, how long the
     /// connection has really been idle, and waits out the rest.
     func armIdleTimer() {
-        guard let timeout = configuration.idleTimeout, refusal == nil, streams.isEmpty else { return }
+        guard let timeout = configuration.idleTimeout, refusal == nil, calls.streams.isEmpty else { return }
         let now = NIODeadline.now()
         idleSince = now
         if idleTimer == nil { scheduleIdleCheck(at: now + TimeAmount(timeout)) }
@@ -58,7 +58,7 @@ extension ServerConnectionHandler {
         session.submitShutdownNotice()
         session.submitPing()
         graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
-            let cut = cutRunningCalls()
+            let cut = calls.cutRunningCalls()
             logger.info("closing connection: shutdown grace period over", metadata: ["calls_cut": "\(cut)"])
             // Not `terminate`: nghttp2 sends nothing after a terminating GOAWAY, which goes first.
             if let session = self.session {
@@ -67,20 +67,6 @@ extension ServerConnectionHandler {
             closeAfterFlush()
         }
         flush()
-    }
-
-    /// Answers every call still running UNAVAILABLE and cancels its handler; returns how many.
-    private func cutRunningCalls() -> Int {
-        let trailers = ResponseTrailers(
-            code: .unavailable,
-            message: "the server shut down before the call ended (grace period of \(configuration.shutdownGracePeriod))")
-        var cut = 0
-        for stream in streams.values where endCall(stream, trailers) {
-            metrics.endedEarly(.shutdown)
-            cut += 1
-        }
-        if cut > 0 { tasks.cut(cut) }
-        return cut
     }
 
     // MARK: Refused connections

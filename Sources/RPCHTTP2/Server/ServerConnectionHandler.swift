@@ -3,14 +3,14 @@ import Logging
 import NIOCore
 import RPCCore
 
-/// Serves one HTTP/2 connection: owns its nghttp2 session, answers inline calls, turns other
-/// request streams into `ServerCall`s for the connection's task (started with the first of
-/// them, see `ConnectionTasks`), and writes what the calls answer.
+/// Serves one HTTP/2 connection: owns its nghttp2 session and is the HTTP/2 front end of the
+/// connection's calls (`ConnectionCalls`, the protocol-neutral call layer), which it feeds
+/// request heads and bodies and for which it sends heads, trailers and resets
+/// (`CallTransport`).
 ///
 /// Its jobs are split by file: channel events and writing here; where the connection is in its
-/// life in `StateMachine`; what nghttp2 reports in `+NGHTTP2`; starting calls in `+Calls`;
-/// buffer budgets and timeout sweeps in `+Budgets`; keepalive, idle timeout, graceful shutdown
-/// and refused connections in `+Timers`.
+/// life in `StateMachine`; what nghttp2 reports in `+NGHTTP2`; what the calls ask of HTTP/2 in
+/// `+Transport`; keepalive, idle timeout, graceful shutdown and refused connections in `+Timers`.
 ///
 /// A connection refused by a connection limit (`refusal`) runs no call: it answers its
 /// streams with the refusal and closes (`HTTP2ServerConfiguration.refusedConnectionTimeout`).
@@ -27,29 +27,16 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     struct GracefulShutdownEvent {}
 
     let configuration: HTTP2ServerConfiguration
-    let router: Router
-    let tasks: ConnectionTasks
-    /// The calls for the connection's task, once it started.
-    @exclusivity(unchecked) var calls: AsyncStream<ServerCall>.Continuation?
-    private let baseLogger: Logger
-    /// The connection's logger, with the peer's address: made when first needed, so that a
-    /// connection that logs nothing (a peer that connects and leaves) formats no address.
-    lazy var logger: Logger = {
-        var logger = baseLogger
-        logger[metadataKey: "peer"] = .string(peer)
-        return logger
-    }()
-    let metrics: ServerMetrics
+    /// The connection's calls: everything about them that is not HTTP/2's.
+    let calls: ConnectionCalls
+    var logger: Logger { calls.logger }
+    var metrics: ServerMetrics { calls.metrics }
     let refusal: ConnectionRefusal?
-    /// Shared by the server's connections: warnings a peer can provoke are rate-limited.
-    let warnings: WarningThrottle
     /// Where the connection is in its life, from accept to close.
     @exclusivity(unchecked) var state: StateMachine
     @exclusivity(unchecked) var refusalTimer: Scheduled<Void>?
-    @exclusivity(unchecked) var callRate: CallRateLimiter?
     @exclusivity(unchecked) var session: NGHTTP2Session?
     @exclusivity(unchecked) var context: ChannelHandlerContext?
-    @exclusivity(unchecked) var streams = StreamTable()
     @exclusivity(unchecked) var abuseGuard: AbuseGuard
     @exclusivity(unchecked) var abuseReason: String?
     @exclusivity(unchecked) private var frameScanner = InboundFrameScanner()
@@ -58,24 +45,6 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// A violation of the protocol that nghttp2 lets pass, found by a callback: the connection
     /// ends with its error code.
     @exclusivity(unchecked) var protocolViolation: (errorCode: UInt32, reason: String)?
-    @exclusivity(unchecked) private var remoteAddress: SocketAddress?
-    /// The peer's address as text, made when first needed (see `logger`). (Kept by hand, not
-    /// `lazy`: a lazy property's every read is checked for exclusive access.)
-    var peer: String {
-        if let peerText { return peerText }
-        let text = remoteAddress?.description ?? "unknown"
-        peerText = text
-        return text
-    }
-    @exclusivity(unchecked) private var peerText: String?
-    /// The connection as its calls' heads name it, made when its first call starts.
-    var connection: ConnectionIdentity {
-        if let identity { return identity }
-        let made = ConnectionIdentity.next(peerAddress: remoteAddress?.ipAddress)
-        identity = made
-        return made
-    }
-    @exclusivity(unchecked) private var identity: ConnectionIdentity?
     @exclusivity(unchecked) private var isReading = false
     /// Reads from the socket so far, counting the one being processed.
     @exclusivity(unchecked) var readCount: UInt64 = 0
@@ -85,19 +54,6 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// When the last stream ended, while none is open (see `armIdleTimer`).
     @exclusivity(unchecked) var idleSince: NIODeadline?
     @exclusivity(unchecked) var graceTimer: Scheduled<Void>?
-    @exclusivity(unchecked) var wakeQueue: SourceWakeQueue?
-    @exclusivity(unchecked) var accessLog: AccessLog?
-    /// What the last request that started left for the next one to reuse (see `RequestHeaders`).
-    @exclusivity(unchecked) var recentRequest = RequestHeaders.Recent()
-    /// The route of the last call that started, and its path (see `RequestValidation.validate`).
-    @exclusivity(unchecked) var recentRoute: (path: String, route: Route)?
-    /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
-    @exclusivity(unchecked) var readyInlineCalls: [ServerStream] = []
-    /// What the streams hold for their calls, against the connection's and the server's budgets.
-    @exclusivity(unchecked) var buffered: BufferedBytes
-    /// When streams are swept for the request and send timeouts; `nil`: never.
-    let watchSchedule: StreamWatchSchedule?
-    @exclusivity(unchecked) var sweepTimer: Scheduled<Void>?
 
     init(
         configuration: HTTP2ServerConfiguration, router: Router, tasks: ConnectionTasks, logger: Logger,
@@ -105,21 +61,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         bufferPool: BufferedBytesPool? = nil
     ) {
         self.configuration = configuration
-        self.router = router
-        self.tasks = tasks
-        self.baseLogger = logger
-        self.metrics = metrics
+        self.calls = ConnectionCalls(
+            configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: metrics, warnings: warnings,
+            bufferPool: bufferPool)
         self.refusal = refusal
-        self.warnings = warnings
         self.state = StateMachine(refused: refusal != nil)
         self.abuseGuard = AbuseGuard(limits: configuration.abuseLimits)
         self.headerBlock = HeaderBlockBudget(limit: configuration.maxHeaderListSize)
-        self.callRate = configuration.maxCallRate.map { CallRateLimiter($0, clock: configuration.callRateClock) }
-        self.buffered = BufferedBytes(
-            limit: configuration.maxBufferedBytesPerConnection,
-            pool: bufferPool ?? BufferedBytesPool(limit: configuration.maxBufferedBytes))
-        self.watchSchedule = StreamWatchSchedule(
-            requestBodyTimeout: configuration.requestBodyTimeout, sendStallTimeout: configuration.sendStallTimeout)
     }
 
     // MARK: Channel events
@@ -136,13 +84,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     func start(_ context: ChannelHandlerContext) {
         guard session == nil else { return }
-        remoteAddress = context.channel.remoteAddress
-        if configuration.accessLogLevel != nil {
-            accessLog = AccessLog(logger: logger, level: configuration.accessLogLevel)
-        }
         let session = NGHTTP2Session(role: .server, delegate: self)
         self.session = session
-        wakeQueue = SourceWakeQueue(eventLoop: context.eventLoop) { [self] streamIDs in pullSources(streamIDs) }
+        calls.open(transport: self, eventLoop: context.eventLoop, remoteAddress: context.channel.remoteAddress)
         session.submitSettings([
             (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), UInt32(configuration.maxConcurrentStreams)),
             (Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), UInt32(configuration.streamWindowSize)),
@@ -184,17 +128,17 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         do {
             try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
         } catch {
-            readyInlineCalls.removeAll()
+            calls.readyInlineCalls.removeAll()
             fail(error)
             return
         }
         if let reason = abuseReason {
             // Found by a callback that cannot stop nghttp2 (see `startCall`).
-            readyInlineCalls.removeAll()
+            calls.readyInlineCalls.removeAll()
             return closeAbusive(reason)
         }
-        answerReadyInlineCalls()
-        shedOverBudget()
+        calls.answerReadyInlineCalls()
+        calls.shedOverBudget()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -235,69 +179,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    // MARK: Calls → connection (on the event loop)
-
-    func send(_ message: [UInt8], on stream: ServerStream, initialMetadata: Metadata,
-              continuation: CheckedContinuation<Void, any Error>) {
-        guard let session, stream.isActive, state.isOpen else {
-            continuation.resume(throwing: RPCError(.cancelled, "the stream was closed"))
-            return
-        }
-        stream.enqueue(
-            message, session: session, initialMetadata: initialMetadata, writer: continuation,
-            highWatermark: configuration.streamWriteBufferSize)
-        account(stream)
-        scheduleFlush()
-    }
-
-    func finish(_ stream: ServerStream, lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
-        guard let session, state.isOpen, streams[stream.id] === stream else { return }
-        stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, session: session)
-        account(stream)
-        scheduleFlush()
-    }
-
-    /// Answers `stream`'s call now with `trailers` and stops its handler (`ServerStream.endCall`);
-    /// `false` when it was answered already.
-    @discardableResult
-    func endCall(_ stream: ServerStream, _ trailers: ResponseTrailers) -> Bool {
-        guard let session, state.isOpen, streams[stream.id] === stream, stream.endCall(trailers, session: session) else {
-            return false
-        }
-        account(stream)
-        scheduleFlush()
-        return true
-    }
-
-    func attach(_ source: any ResponseSource, to stream: ServerStream, initialMetadata: Metadata) {
-        guard let session, state.isOpen, streams[stream.id] === stream else {
-            source.streamClosed()
-            return
-        }
-        stream.attach(source, initialMetadata: initialMetadata, session: session, highWatermark: configuration.streamWriteBufferSize)
-        account(stream)
-        scheduleFlush()
-    }
-
-    private func pullSources(_ streamIDs: [Int32]) {
-        guard let session, state.isOpen else { return }
-        for id in streamIDs {
-            guard let stream = streams[id] else { continue }
-            stream.pullSource(session: session, highWatermark: configuration.streamWriteBufferSize)
-            account(stream)
-        }
-        flush()
-    }
-
-    func returnWithheldCredit(_ stream: ServerStream) {
-        guard let session, streams[stream.id] === stream else { return }
-        session.consume(streamID: stream.id, count: stream.takeWithheldBytes())
-        scheduleFlush()
-    }
-
     // MARK: Writing
 
-    private func scheduleFlush() {
+    func scheduleFlush() {
         guard !isReading, !flushScheduled, let context else { return }
         flushScheduled = true
         context.eventLoop.assumeIsolated().execute { [self] in
@@ -308,7 +192,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     func flush() {
         guard let session, let context, context.channel.isActive else { return }
-        shedOverBudget()
+        calls.shedOverBudget()
         if state.isOpen {
             do {
                 if try session.write(to: context) { scheduleFlush() }
@@ -341,7 +225,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     /// GOAWAY ENHANCE_YOUR_CALM, then close.
     func closeAbusive(_ reason: String) {
-        warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: logger)
+        calls.warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: logger)
         session?.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
         closeAfterFlush()
     }
@@ -358,19 +242,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     private func tearDown() {
-        for stream in streams.values {
-            stream.close()
-            release(stream)
-        }
-        metrics.streams.decrement(by: Double(streams.count))
-        streams.removeAll()
+        state.channelInactive()
+        calls.close()
         keepalive?.stop()
         idleTimer?.cancel()
-        sweepTimer?.cancel()
         graceTimer?.cancel()
         refusalTimer?.cancel()
-        calls?.finish()
-        state.channelInactive()
         releaseCallbacks()
     }
 
@@ -379,6 +256,6 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// frame), which would otherwise keep it alive.
     private func releaseCallbacks() {
         keepalive = nil
-        wakeQueue = nil
+        calls.releaseCallbacks()
     }
 }

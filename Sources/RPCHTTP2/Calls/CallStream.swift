@@ -1,12 +1,13 @@
 import NIOCore
 import RPCCore
 
-/// One request stream on the connection's event loop: its headers, deframer, response
-/// buffer and the call it feeds (a task's `ServerCall`, or an inline request). Its
-/// `StateMachine` decides what each event means; the stream does what it answers. Touched
-/// only on the event loop, so its stored properties skip run-time exclusivity checks (see
-/// `ServerConnectionHandler`).
-final class ServerStream {
+/// One call on a connection's event loop, whatever the protocol: its request headers,
+/// deframer, response buffer and the call it feeds (a task's `ServerCall`, or an inline
+/// request). Its `StateMachine` decides what each event means; the stream does what it
+/// answers, and leaves to its connection's `CallTransport` what only the HTTP version knows
+/// (sending a head, trailers or a reset). Touched only on the event loop, so its stored
+/// properties skip run-time exclusivity checks (see `ServerConnectionHandler`).
+final class CallStream {
     let id: Int32
     @exclusivity(unchecked) var headers: RequestHeaders
     @exclusivity(unchecked) private(set) var machine = StateMachine()
@@ -20,7 +21,7 @@ final class ServerStream {
     @exclusivity(unchecked) private var outbound = OutboundBody()
     /// The trailers of a finished call, sent once its body is (`StateMachine.Response.draining`).
     @exclusivity(unchecked) private var pendingTrailers: ResponseTrailers?
-    /// The connection's read (its count of reads so far) that brought this stream's HEADERS.
+    /// The connection's read (its count of reads so far) that brought this stream's request head.
     let openedInRead: UInt64
     /// The bytes the connection counts this stream as holding (see `heldBytes`).
     @exclusivity(unchecked) var accountedBytes = 0
@@ -98,7 +99,7 @@ final class ServerStream {
         recordEnd(code)
     }
 
-    func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ServerConnectionHandler) {
+    func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ConnectionCalls) {
         // Clamped by NIO: the longest `grpc-timeout` (99999999H) is past what it can schedule,
         // and then simply never fires.
         let remaining = TimeAmount(ContinuousClock.now.duration(to: deadline))
@@ -159,11 +160,11 @@ final class ServerStream {
     /// Answers an inline call once its request is complete (`inlineRequestIsComplete`). The
     /// handler runs here, on the event loop; a subscription's source is attached at once, and
     /// `wakeQueue` pulls it when it wakes.
-    func answerInlineCall(session: NGHTTP2Session, highWatermark: Int, wakeQueue: SourceWakeQueue) {
+    func answerInlineCall(transport: any CallTransport, highWatermark: Int, wakeQueue: SourceWakeQueue) {
         // Moved out, not copied: a copy retains every field of the request and its route.
         guard inlineRequestIsComplete, let request = inline.take() else { return }
         if let failure = request.failure {
-            finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), session: session)
+            finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), transport: transport)
             return
         }
         let answer = request.route.answer(request: request.first, more: request.more, head: request.head) { [id] in
@@ -171,16 +172,16 @@ final class ServerStream {
         }
         switch answer {
         case .finished(let message, let initialMetadata, let trailers):
-            finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers, session: session)
+            finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers, transport: transport)
         case .source(let source, let initialMetadata):
-            attach(source, initialMetadata: initialMetadata, session: session, highWatermark: highWatermark)
+            attach(source, initialMetadata: initialMetadata, transport: transport, highWatermark: highWatermark)
         }
     }
 
     // MARK: Response side
 
-    /// The response headers of a call in `contentType`, compressed with `compression`.
-    private static func responseHeaders(
+    /// The response head of a call in `contentType`, compressed with `compression`.
+    static func responseHeaders(
         _ contentType: ContentType, compression: CompressionAlgorithm, initialMetadata: Metadata
     ) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [(":status", "200"), ("content-type", contentType.headerValue)]
@@ -190,63 +191,55 @@ final class ServerStream {
         return fields
     }
 
-    /// The response headers of most calls (each content type, no compression, no initial
-    /// metadata) and their trailers (OK, nothing else), prepared for nghttp2 once.
-    private static let plainGRPCJSONResponse = PreparedHeaderBlock(
-        permanent: responseHeaders(.grpcJSON, compression: .identity, initialMetadata: [:]))
-    private static let plainGRPCResponse = PreparedHeaderBlock(
-        permanent: responseHeaders(.grpc, compression: .identity, initialMetadata: [:]))
-    private static let plainGRPCCBORResponse = PreparedHeaderBlock(
-        permanent: responseHeaders(.grpcCBOR, compression: .identity, initialMetadata: [:]))
-    private static let okTrailers = PreparedHeaderBlock(permanent: ResponseTrailers.ok().headerFields)
-
-    /// The prepared response headers for this call's answer, when it has plain ones.
-    private func plainResponse(_ initialMetadata: Metadata) -> PreparedHeaderBlock? {
-        guard responseCompression == .identity, initialMetadata.isEmpty else { return nil }
-        switch contentType {
-        case .grpcJSON: return Self.plainGRPCJSONResponse
-        case .grpc: return Self.plainGRPCResponse
-        case .grpcCBOR: return Self.plainGRPCCBORResponse
-        default: return nil
+    /// The head of this call's response.
+    private func responseHead(_ initialMetadata: Metadata) -> ResponseHead {
+        guard responseCompression == .identity, initialMetadata.isEmpty else {
+            return .fields(Self.responseHeaders(contentType, compression: responseCompression, initialMetadata: initialMetadata))
         }
+        return .plain(contentType)
+    }
+
+    /// Tells the transport that body bytes wait, if a read found none before.
+    private func wakeBody(_ transport: any CallTransport) {
+        if outbound.takeDeferred() { transport.resumeResponseBody(of: self) }
     }
 
     /// Queues one response message; `writer` goes on at once, or once the peer has read enough.
     func enqueue(
-        _ message: [UInt8], session: NGHTTP2Session, initialMetadata: Metadata,
+        _ message: [UInt8], transport: any CallTransport, initialMetadata: Metadata,
         writer: CheckedContinuation<Void, any Error>, highWatermark: Int
     ) {
-        if machine.messageQueued() { submitResponseHeaders(session, initialMetadata) }
+        if machine.messageQueued() { submitResponseHeaders(transport, initialMetadata) }
         appendResponse(message)
-        outbound.wake(streamID: id, session: session)
+        wakeBody(transport)
         outbound.admit(writer, highWatermark: highWatermark)
     }
 
     /// Hands the response to `source` and pulls what it has.
-    func attach(_ source: any ResponseSource, initialMetadata: Metadata, session: NGHTTP2Session, highWatermark: Int) {
+    func attach(_ source: any ResponseSource, initialMetadata: Metadata, transport: any CallTransport, highWatermark: Int) {
         guard !machine.isFinished else {
             source.streamClosed()
             return
         }
         self.source = source
         sourceMetadata = initialMetadata
-        pullSource(session: session, highWatermark: highWatermark)
+        pullSource(transport: transport, highWatermark: highWatermark)
     }
 
     /// Queues what the attached source has, while at most `highWatermark` bytes wait.
-    func pullSource(session: NGHTTP2Session, highWatermark: Int) {
+    func pullSource(transport: any CallTransport, highWatermark: Int) {
         pull: while let source, !machine.isFinished, outbound.count <= highWatermark {
             switch source.next() {
             case .message(let message):
-                if machine.messageQueued() { submitResponseHeaders(session, sourceMetadata) }
+                if machine.messageQueued() { submitResponseHeaders(transport, sourceMetadata) }
                 appendResponse(message)
             case .idle:
                 break pull
             case .end(let trailers):
-                finish(lastMessage: nil, initialMetadata: sourceMetadata, trailers: trailers, session: session)
+                finish(lastMessage: nil, initialMetadata: sourceMetadata, trailers: trailers, transport: transport)
             }
         }
-        outbound.wake(streamID: id, session: session)
+        wakeBody(transport)
     }
 
     /// The response needs neither its deadline nor its source any more.
@@ -275,85 +268,80 @@ final class ServerStream {
         accessLog.write(entry, code: code, duration: duration)
     }
 
-    /// Submits the response headers; the body follows from `readData`.
-    private func submitResponseHeaders(_ session: NGHTTP2Session, _ initialMetadata: Metadata) {
-        if let block = plainResponse(initialMetadata) {
-            _ = session.submitResponse(streamID: id, prepared: block, hasBody: true)
-        } else {
-            let headers = Self.responseHeaders(contentType, compression: responseCompression, initialMetadata: initialMetadata)
-            _ = session.submitResponse(streamID: id, headers: headers, hasBody: true)
-        }
+    /// Sends the response head; the body follows from `readBody`.
+    private func submitResponseHeaders(_ transport: any CallTransport, _ initialMetadata: Metadata) {
+        transport.sendResponseHead(responseHead(initialMetadata), of: self, hasBody: true)
     }
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
-    func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, session: NGHTTP2Session) {
+    func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, transport: any CallTransport) {
         switch machine.finish(withMessage: lastMessage != nil) {
         case .none:
             return
         case .trailersOnly:
             stopDeadlineAndSource()
             recordEnd(trailers.code)
-            submitTrailersOnly(trailers, session: session)
+            submitTrailersOnly(trailers, transport: transport)
         case .drain(let submitHeaders):
             stopDeadlineAndSource()
-            if submitHeaders { submitResponseHeaders(session, initialMetadata) }
+            if submitHeaders { submitResponseHeaders(transport, initialMetadata) }
             if let lastMessage { appendResponse(lastMessage) }
             recordEnd(trailers.code)  // after the last message, which the access log counts
             pendingTrailers = trailers
-            outbound.wake(streamID: id, session: session)
+            wakeBody(transport)
         }
     }
 
     /// Answers with the status alone: one header block with END_STREAM.
-    private func submitTrailersOnly(_ trailers: ResponseTrailers, session: NGHTTP2Session) {
+    private func submitTrailersOnly(_ trailers: ResponseTrailers, transport: any CallTransport) {
         let fields = [(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields
-        // No RST_STREAM after it: nghttp2 would drop the queued HEADERS. Request bytes that
-        // still arrive are credited and discarded.
-        _ = session.submitResponse(streamID: id, headers: fields, hasBody: false)
+        // No reset after it: nghttp2 would drop the queued HEADERS. Request bytes that still
+        // arrive are credited and discarded.
+        transport.sendResponseHead(.fields(fields), of: self, hasBody: false)
     }
 
-    /// Answers nghttp2's body read.
-    func readData(
-        into buffer: UnsafeMutableRawBufferPointer, session: NGHTTP2Session, lowWatermark: Int, highWatermark: Int
-    ) -> DataRead {
+    /// Answers the transport's read of the response body.
+    func readBody(
+        into buffer: UnsafeMutableRawBufferPointer, transport: any CallTransport, lowWatermark: Int, highWatermark: Int
+    ) -> ResponseBodyRead {
         if source != nil, outbound.count <= lowWatermark {
-            pullSource(session: session, highWatermark: highWatermark)
+            pullSource(transport: transport, highWatermark: highWatermark)
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if count > 0 { watch.sent() }
         if outbound.isEmpty, machine.bodySent(), let trailers = pendingTrailers.take() {
-            if trailers.isPlainOK {
-                session.submitTrailers(streamID: id, prepared: Self.okTrailers)
-            } else {
-                session.submitTrailers(streamID: id, headers: trailers.headerFields)
-            }
-            return .bytes(count: count, endOfData: true, endStream: false)
+            transport.sendTrailers(trailers, of: self)
+            return .last(count: count, trailersFollow: true)
         }
-        return outbound.answer(count)
+        guard count > 0 else {
+            outbound.noteDeferred()
+            return .deferred
+        }
+        return .bytes(count: count)
     }
 
     /// Answers the call now with `trailers`, after what its response has queued, and stops its
     /// handler; `false` when the call was answered already.
-    func endCall(_ trailers: ResponseTrailers, session: NGHTTP2Session) -> Bool {
+    func endCall(_ trailers: ResponseTrailers, transport: any CallTransport) -> Bool {
         guard !machine.isFinished else { return false }
-        finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, session: session)
+        finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, transport: transport)
         call?.abort.fire()
         return true
     }
 
     /// Ends the call before its time and lets go of the bytes it holds: `trailers` answer it
-    /// when its response has not started (trailers-only), RST_STREAM `resetCode` otherwise.
-    func abandon(trailers: ResponseTrailers, resetCode: UInt32, session: NGHTTP2Session) {
+    /// when its response has not started (trailers-only), a reset for `reason` otherwise.
+    func abandon(trailers: ResponseTrailers, reason: StreamReset, transport: any CallTransport) {
         switch machine.abandon() {
         case .trailersOnly:
             recordEnd(trailers.code)
-            submitTrailersOnly(trailers, session: session)
+            submitTrailersOnly(trailers, transport: transport)
         case .reset(let recordsEnd):
             if recordsEnd { recordEnd(trailers.code) }
-            session.submitReset(streamID: id, errorCode: resetCode)
+            transport.reset(self, reason)
         }
         // Credit withheld for unread messages goes back with them, or the connection's window shrinks for good.
-        session.consume(streamID: id, count: takeWithheldBytes())
+        transport.creditRequestBytes(takeWithheldBytes(), of: self)
         inbound = nil
         dropCall(RPCError(trailers.code, trailers.message))
         call?.abort.fire()
@@ -382,7 +370,7 @@ final class ServerStream {
     }
 }
 
-extension ServerStream {
+extension CallStream {
     /// What a call still running on a closed stream is told.
     fileprivate static let closedError = RPCError(.cancelled, "the stream was closed")
 }

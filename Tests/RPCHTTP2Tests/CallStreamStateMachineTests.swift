@@ -4,8 +4,8 @@ import Testing
 @testable import RPCHTTP2
 
 @Suite("Server stream state machine")
-struct ServerStreamStateMachineTests {
-    typealias Machine = ServerStream.StateMachine
+struct CallStreamStateMachineTests {
+    typealias Machine = CallStream.StateMachine
 
     /// A machine whose call started.
     static func started() -> Machine {

@@ -3,8 +3,8 @@ import RPCCore
 
 /// Starting calls: a complete request head becomes a refusal, a rejection, an inline call or a
 /// call for the connection's task.
-extension ServerConnectionHandler {
-    func endRequest(on stream: ServerStream) {
+extension ConnectionCalls {
+    func endRequest(on stream: CallStream) {
         stream.receiveEndOfStream()
         queueInlineAnswer(for: stream)
     }
@@ -12,49 +12,40 @@ extension ServerConnectionHandler {
     /// Notes an inline call whose request is complete; it is answered once the read that
     /// completed it is processed, so that a call the same read also cancelled (a rapid reset)
     /// costs no handler and no response.
-    func queueInlineAnswer(for stream: ServerStream) {
+    func queueInlineAnswer(for stream: CallStream) {
         if stream.inlineRequestIsComplete { readyInlineCalls.append(stream) }
     }
 
     func answerReadyInlineCalls() {
         guard !readyInlineCalls.isEmpty else { return }
         defer { readyInlineCalls.removeAll(keepingCapacity: true) }
-        guard let session, let wakeQueue, state.isOpen else { return }
+        guard let transport, let wakeQueue, transport.isOpen else { return }
         for stream in readyInlineCalls {
-            stream.answerInlineCall(session: session, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
+            stream.answerInlineCall(transport: transport, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
             account(stream)
         }
     }
 
-    func startCall(on stream: ServerStream) {
-        guard let session, let context, let wakeQueue else { return }
-        let headers = stream.takeHeaders()
-        if headers.path != nil { recentRequest = headers.reusable }
-        if headers.overflowed, let reason = abuseGuard.headerListOverflowed() {
-            // The connection closes once nghttp2 begins the next frame or the read ends.
-            abuseReason = reason
-            return
-        }
-        if let refusal {
-            state.refusalAnswered()
-            answer(stream, RequestValidation.refuse(headers, with: refusal.trailers), path: headers.path, session: session)
-            return
-        }
+    /// Starts the call whose request head `headers` is complete on `stream`, or answers it at
+    /// once: over the call rate or the buffer budgets, rejected by the protocol's checks or the
+    /// authorizer.
+    func startCall(on stream: CallStream, headers: RequestHeaders) {
+        guard let transport, let eventLoop, let wakeQueue else { return }
         if callRate?.admit() == false, let trailers = callRate?.refusal {
-            answer(stream, RequestValidation.refuse(headers, with: trailers), path: headers.path, session: session)
+            answer(stream, RequestValidation.refuse(headers, with: trailers), path: headers.path)
             return
         }
         if buffered.isOverBudget {
-            answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers), path: headers.path, session: session)
+            answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers), path: headers.path)
             return
         }
         switch RequestValidation.validate(headers, router: router, peer: peer, connection: connection, recentRoute: recentRoute) {
         case .failure(let rejected):
-            answer(stream, rejected, path: headers.path, session: session)
+            answer(stream, rejected, path: headers.path)
         case .success(let accepted):
             recentRoute = (accepted.head.path, accepted.route)
             if let deadline = accepted.head.deadline {
-                stream.armDeadline(on: context.eventLoop, at: deadline, connection: self)
+                stream.armDeadline(on: eventLoop, at: deadline, connection: self)
             }
             if accepted.route.runsInline {
                 stream.start(
@@ -64,23 +55,23 @@ extension ServerConnectionHandler {
             }
             let call = ServerCall(
                 head: accepted.head, route: accepted.route, stream: stream, connection: self, wakeQueue: wakeQueue,
-                eventLoop: context.eventLoop)
+                eventLoop: eventLoop)
             stream.start(
                 accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
                 metrics: metrics.method(for: accepted.route))
-            if calls == nil { calls = tasks.start(on: context.eventLoop) }
-            guard case .enqueued = calls?.yield(call) else {
+            if taskCalls == nil { taskCalls = tasks.start(on: eventLoop) }
+            guard case .enqueued = taskCalls?.yield(call) else {
                 stream.close()
-                session.submitReset(streamID: stream.id, errorCode: HTTP2ErrorCode.refusedStream)
+                transport.reset(stream, .refused)
                 return
             }
         }
     }
 
     /// Answers a call to `path` that does not start with `rejected`, trailers-only.
-    func answer(_ stream: ServerStream, _ rejected: RequestValidation.Rejected, path: String?, session: NGHTTP2Session) {
+    func answer(_ stream: CallStream, _ rejected: RequestValidation.Rejected, path: String?) {
         let path = path ?? ""
         stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code, metrics: metrics.method(forPath: path))
-        _ = session.submitResponse(streamID: stream.id, headers: rejected.headerFields, hasBody: false)
+        transport?.sendResponseHead(.fields(rejected.headerFields), of: stream, hasBody: false)
     }
 }

@@ -1,13 +1,14 @@
 import DequeModule
 import RPCCore
 
-/// A stream's body on its way out: framed messages waiting for nghttp2 to pull them into
-/// DATA frames, and the writer held back while too many bytes wait. Used on the event loop.
+/// A call's response body on its way out: framed messages waiting for the front end to pull
+/// them (into DATA frames, for HTTP/2), and the writer held back while too many bytes wait.
+/// Used on the event loop.
 struct OutboundBody {
     private var chunks = Deque<FramedMessage>()
     private var offset = 0
     private var byteCount = 0
-    /// nghttp2 found nothing to send and waits for `resumeData`.
+    /// A read found nothing to send, and the front end waits to be told there is more.
     private var deferred = false
     private var parkedWriter: CheckedContinuation<Void, any Error>?
 
@@ -32,11 +33,16 @@ struct OutboundBody {
         return framed.count
     }
 
-    /// Tells nghttp2 to read again if it was told there was nothing to send.
-    mutating func wake(streamID: Int32, session: NGHTTP2Session) {
-        guard deferred else { return }
+    /// Notes that a read found nothing to send.
+    mutating func noteDeferred() {
+        deferred = true
+    }
+
+    /// Whether a read found nothing since the front end was last told there was more; clears it.
+    mutating func takeDeferred() -> Bool {
+        guard deferred else { return false }
         deferred = false
-        session.resumeData(streamID: streamID)
+        return true
     }
 
     /// Lets `writer` go on at once while at most `highWatermark` bytes wait; otherwise holds
@@ -80,16 +86,6 @@ struct OutboundBody {
             writer.resume()
         }
         return written
-    }
-
-    /// The answer to a read that did not end the body: the bytes, or `.deferred` when there
-    /// were none (`wake` then restarts the stream).
-    mutating func answer(_ count: Int) -> DataRead {
-        guard count > 0 else {
-            deferred = true
-            return .deferred
-        }
-        return .bytes(count: count, endOfData: false, endStream: false)
     }
 
     /// Fails a held writer: its call has ended.

@@ -1,7 +1,7 @@
 import NIOCore
 import RPCCore
 
-/// The handler-facing side of one request stream: a `ServerCallStream` whose writes hop to
+/// The handler-facing side of one call run in a task: a `ServerCallStream` whose writes hop to
 /// the connection's event loop.
 final class ServerCall: ServerCallStream {
     let head: RequestHead
@@ -9,13 +9,13 @@ final class ServerCall: ServerCallStream {
     let mailbox: InboundMailbox
     let abort = AbortSignal()
     private let eventLoop: any EventLoop
-    private let stream: NIOLoopBound<ServerStream>
-    private let connection: NIOLoopBound<ServerConnectionHandler>
+    private let stream: NIOLoopBound<CallStream>
+    private let connection: NIOLoopBound<ConnectionCalls>
     private let wakeQueue: SourceWakeQueue
     private let streamID: Int32
 
     init(
-        head: RequestHead, route: Route, stream: ServerStream, connection: ServerConnectionHandler,
+        head: RequestHead, route: Route, stream: CallStream, connection: ConnectionCalls,
         wakeQueue: SourceWakeQueue, eventLoop: any EventLoop
     ) {
         self.head = head

@@ -1,6 +1,6 @@
 import RPCCore
 
-extension ServerStream {
+extension CallStream {
     /// The life of one request stream as two halves: the stream feeds it what nghttp2 and
     /// the call report and performs what it answers. It holds no buffer and no I/O, so every
     /// transition is tested without sockets.
