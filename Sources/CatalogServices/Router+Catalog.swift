@@ -12,6 +12,9 @@ extension Router {
         router.register(CatalogRPCService(store: store))
         router.register(CategoriesRPCService(store: store))
         router.register(FiltersRPCService(store: store, hub: filters))
+        // The reads (reader role or none) answer Connect's GET form.
+        router.readOnlyPaths = Set(
+            CatalogContract.methods.filter { $0.role <= .reader && $0.descriptor.kind == .unary }.map(\.descriptor.path))
         return router
     }
 }

@@ -17,7 +17,7 @@ struct ContentTypeTests {
     }
 
     @Test("rejects content types without a codec here", arguments: [
-        "", "application/json", "application/grpc+proto", "application/cbor", "application/grpcx", "text/plain",
+        "", "application/x-www-form-urlencoded", "application/grpc+proto", "application/proto", "application/grpcx", "text/plain",
     ])
     func rejects(value: String) {
         #expect(ContentType(headerValue: value) == nil)

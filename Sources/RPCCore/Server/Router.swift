@@ -14,6 +14,10 @@ public struct Router: Sendable {
     /// Decides which calls may run; `nil` (the default) lets every call through.
     public var authorizer: (any CallAuthorizer)?
 
+    /// The paths of the methods that change nothing, which Connect's GET form may call (a GET
+    /// of any other method is refused, 405).
+    public var readOnlyPaths: Set<String> = []
+
     /// A router with no method and no authorizer.
     public init() {}
 

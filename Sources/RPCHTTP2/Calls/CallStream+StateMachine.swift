@@ -80,11 +80,12 @@ extension CallStream {
             request = .receivingBody
         }
 
-        /// The call was answered before it started (refused or rejected), trailers-only. Its
-        /// end is recorded now.
-        mutating func answeredBeforeStart() {
+        /// The call was answered before it started (refused or rejected): trailers-only, or
+        /// `withBody` (a protocol whose errors are a body), the body then drains. Its end is
+        /// recorded now.
+        mutating func answeredBeforeStart(withBody: Bool = false) {
             request = .ended
-            response = .ended
+            response = withBody ? .draining : .ended
         }
 
         /// The request ended, cleanly or not; returns whether its reader still has to be told.

@@ -15,8 +15,10 @@ final class CallStream {
     /// The request of an inline call (`Route.runsInline`) as it arrives.
     @exclusivity(unchecked) private var inline: InlineRequest?
     @exclusivity(unchecked) private var inbound: InboundBody?
-    @exclusivity(unchecked) private var responseCompression = CompressionAlgorithm.identity
-    @exclusivity(unchecked) private var contentType = ContentType.grpc
+    /// How the response goes on the wire, by the call's protocol.
+    @exclusivity(unchecked) private var framing = ResponseFraming(contentType: .grpc, compression: .identity)
+    /// A Connect unary call's response message, held until its status is known (`ResponseFraming.headWaitsForEnd`).
+    @exclusivity(unchecked) private var heldMessage: [UInt8]?
 
     @exclusivity(unchecked) private var outbound = OutboundBody()
     /// The trailers of a finished call, sent once its body is (`StateMachine.Response.draining`).
@@ -82,21 +84,27 @@ final class CallStream {
         self.call = call
         if call == nil { inline = InlineRequest(route: accepted.route, head: accepted.head) }
         self.metrics = metrics
-        self.contentType = accepted.head.contentType
-        self.responseCompression = accepted.responseCompression
-        inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize, compression: accepted.requestCompression))
+        self.framing = ResponseFraming(contentType: accepted.head.contentType, compression: accepted.responseCompression)
+        inbound = InboundBody(accepted.requestShape, maxMessageSize: maxMessageSize, compression: accepted.requestCompression)
+        if let message = accepted.queryMessage { inbound?.preload(message) }
         accessEntry?.path = accepted.head.path
         accessEntry?.caller = accepted.caller
     }
 
     /// The call was answered before it started (`RequestValidation.Rejected`); `metrics` are
     /// those of the method at `path`.
-    func rejected(path: String, caller: String?, code: StatusCode, metrics: MethodMetrics) {
-        machine.answeredBeforeStart()
+    func rejected(_ rejected: RequestValidation.Rejected, path: String, metrics: MethodMetrics, transport: any CallTransport) {
+        let answer = rejected.answer
+        machine.answeredBeforeStart(withBody: answer.body != nil)
         self.metrics = metrics
         accessEntry?.path = path
-        accessEntry?.caller = caller
-        recordEnd(code)
+        accessEntry?.caller = rejected.caller
+        recordEnd(rejected.trailers.code)
+        transport.sendResponseHead(answer.head, of: self, hasBody: answer.body != nil)
+        if let body = answer.body {
+            outbound.append(body)
+            wakeBody(transport)
+        }
     }
 
     func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ConnectionCalls) {
@@ -136,7 +144,14 @@ final class CallStream {
     func receiveEndOfStream() {
         guard machine.clientEndedStream() else { return }
         do {
-            try inbound?.checkEndOfStream()
+            if let call {
+                try inbound?.end { call.mailbox.deliver($0) }
+            } else {
+                try inbound?.end { message in
+                    inline?.take(message)
+                    return false
+                }
+            }
             endRequest(nil)
         } catch {
             endRequest(error)
@@ -180,25 +195,6 @@ final class CallStream {
 
     // MARK: Response side
 
-    /// The response head of a call in `contentType`, compressed with `compression`.
-    static func responseHeaders(
-        _ contentType: ContentType, compression: CompressionAlgorithm, initialMetadata: Metadata
-    ) -> [(name: String, value: String)] {
-        var fields: [(name: String, value: String)] = [(":status", "200"), ("content-type", contentType.headerValue)]
-        if compression != .identity { fields.append(("grpc-encoding", compression.name)) }
-        fields.append(("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader))
-        fields.append(contentsOf: initialMetadata.headerFields)
-        return fields
-    }
-
-    /// The head of this call's response.
-    private func responseHead(_ initialMetadata: Metadata) -> ResponseHead {
-        guard responseCompression == .identity, initialMetadata.isEmpty else {
-            return .fields(Self.responseHeaders(contentType, compression: responseCompression, initialMetadata: initialMetadata))
-        }
-        return .plain(contentType)
-    }
-
     /// Tells the transport that body bytes wait, if a read found none before.
     private func wakeBody(_ transport: any CallTransport) {
         if outbound.takeDeferred() { transport.resumeResponseBody(of: self) }
@@ -209,8 +205,7 @@ final class CallStream {
         _ message: [UInt8], transport: any CallTransport, initialMetadata: Metadata,
         writer: CheckedContinuation<Void, any Error>, highWatermark: Int
     ) {
-        if machine.messageQueued() { submitResponseHeaders(transport, initialMetadata) }
-        appendResponse(message)
+        queueMessage(message, initialMetadata: initialMetadata, transport: transport)
         wakeBody(transport)
         outbound.admit(writer, highWatermark: highWatermark)
     }
@@ -231,8 +226,7 @@ final class CallStream {
         pull: while let source, !machine.isFinished, outbound.count <= highWatermark {
             switch source.next() {
             case .message(let message):
-                if machine.messageQueued() { submitResponseHeaders(transport, sourceMetadata) }
-                appendResponse(message)
+                queueMessage(message, initialMetadata: sourceMetadata, transport: transport)
             case .idle:
                 break pull
             case .end(let trailers):
@@ -250,11 +244,32 @@ final class CallStream {
         source.streamClosed()
     }
 
+    /// Queues one response message, after the response head when it is the first; a Connect
+    /// unary answer's is held until the call ends.
+    private func queueMessage(_ message: [UInt8], initialMetadata: Metadata, transport: any CallTransport) {
+        if framing.headWaitsForEnd {
+            heldMessage = message
+            return
+        }
+        if machine.messageQueued() { submitResponseHeaders(transport, initialMetadata) }
+        appendResponse(message)
+    }
+
     /// Frames one response message into the outbound buffer.
     private func appendResponse(_ message: [UInt8]) {
-        let framedCount = outbound.appendMessage(message, compression: responseCompression)
+        let framed = framing.envelope(message)
+        if framing.isText {
+            outbound.append(Array(Base64.encode(framed.bytes).utf8))
+        } else {
+            outbound.append(framed)
+        }
         accessEntry?.responseMessages += 1
-        accessEntry?.responseBytes += framedCount
+        accessEntry?.responseBytes += framed.count
+    }
+
+    /// Queues bytes that end the body (a trailer frame, an end-of-stream envelope, a unary body).
+    private func appendBodyEnd(_ bytes: [UInt8]) {
+        outbound.append(framing.isText ? Array(Base64.encode(bytes).utf8) : bytes)
     }
 
     /// Records the call's end before it reaches the peer (once: when the state machine says
@@ -270,12 +285,12 @@ final class CallStream {
 
     /// Sends the response head; the body follows from `readBody`.
     private func submitResponseHeaders(_ transport: any CallTransport, _ initialMetadata: Metadata) {
-        transport.sendResponseHead(responseHead(initialMetadata), of: self, hasBody: true)
+        transport.sendResponseHead(framing.streamingHead(initialMetadata), of: self, hasBody: true)
     }
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, transport: any CallTransport) {
-        switch machine.finish(withMessage: lastMessage != nil) {
+        switch machine.finish(withMessage: lastMessage != nil || !framing.answersHeadOnly) {
         case .none:
             return
         case .trailersOnly:
@@ -284,20 +299,34 @@ final class CallStream {
             submitTrailersOnly(trailers, transport: transport)
         case .drain(let submitHeaders):
             stopDeadlineAndSource()
+            if framing.headWaitsForEnd {
+                let message = lastMessage ?? heldMessage.take()
+                let answer = framing.unaryAnswer(message: message, initialMetadata: initialMetadata, trailers: trailers)
+                transport.sendResponseHead(answer.head, of: self, hasBody: true)
+                if message != nil, trailers.code == .ok { accessEntry?.responseMessages += 1 }
+                accessEntry?.responseBytes += answer.body.count
+                outbound.append(answer.body)
+                recordEnd(trailers.code)
+                wakeBody(transport)
+                return
+            }
             if submitHeaders { submitResponseHeaders(transport, initialMetadata) }
             if let lastMessage { appendResponse(lastMessage) }
             recordEnd(trailers.code)  // after the last message, which the access log counts
-            pendingTrailers = trailers
+            switch framing.end(trailers) {
+            case .trailers(let trailers): pendingTrailers = trailers
+            case .body(let bytes): appendBodyEnd(bytes)
+            }
             wakeBody(transport)
         }
     }
 
     /// Answers with the status alone: one header block with END_STREAM.
     private func submitTrailersOnly(_ trailers: ResponseTrailers, transport: any CallTransport) {
-        let fields = [(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields
+        let head = framing.headOnly(trailers)
         // No reset after it: nghttp2 would drop the queued HEADERS. Request bytes that still
         // arrive are credited and discarded.
-        transport.sendResponseHead(.fields(fields), of: self, hasBody: false)
+        transport.sendResponseHead(head, of: self, hasBody: false)
     }
 
     /// Answers the transport's read of the response body.
@@ -309,7 +338,8 @@ final class CallStream {
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if count > 0 { watch.sent() }
-        if outbound.isEmpty, machine.bodySent(), let trailers = pendingTrailers.take() {
+        if outbound.isEmpty, machine.bodySent() {
+            guard let trailers = pendingTrailers.take() else { return .last(count: count, trailersFollow: false) }
             transport.sendTrailers(trailers, of: self)
             return .last(count: count, trailersFollow: true)
         }
@@ -333,9 +363,12 @@ final class CallStream {
     /// when its response has not started (trailers-only), a reset for `reason` otherwise.
     func abandon(trailers: ResponseTrailers, reason: StreamReset, transport: any CallTransport) {
         switch machine.abandon() {
-        case .trailersOnly:
+        case .trailersOnly where framing.answersHeadOnly:
             recordEnd(trailers.code)
             submitTrailersOnly(trailers, transport: transport)
+        case .trailersOnly:
+            recordEnd(trailers.code)
+            transport.reset(self, reason)
         case .reset(let recordsEnd):
             if recordsEnd { recordEnd(trailers.code) }
             transport.reset(self, reason)

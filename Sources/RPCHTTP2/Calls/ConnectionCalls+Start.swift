@@ -70,8 +70,8 @@ extension ConnectionCalls {
 
     /// Answers a call to `path` that does not start with `rejected`, trailers-only.
     func answer(_ stream: CallStream, _ rejected: RequestValidation.Rejected, path: String?) {
+        guard let transport else { return }
         let path = path ?? ""
-        stream.rejected(path: path, caller: rejected.caller, code: rejected.trailers.code, metrics: metrics.method(forPath: path))
-        transport?.sendResponseHead(.fields(rejected.headerFields), of: stream, hasBody: false)
+        stream.rejected(rejected, path: path, metrics: metrics.method(forPath: path), transport: transport)
     }
 }

@@ -23,6 +23,12 @@ struct OutboundBody {
         byteCount += bytes.count
     }
 
+    /// Queues one framed message.
+    mutating func append(_ framed: FramedMessage) {
+        chunks.append(framed)
+        byteCount += framed.count
+    }
+
     /// Queues one message, framed (compressed first unless `compression` is identity);
     /// returns the framed size.
     @discardableResult

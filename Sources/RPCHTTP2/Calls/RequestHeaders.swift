@@ -25,6 +25,14 @@ struct RequestHeaders {
     private(set) var encoding: String?
     private(set) var acceptEncoding: String?
     private(set) var timeout: String?
+    /// Connect's fields: `connect-protocol-version`, `connect-timeout-ms`, and the HTTP and
+    /// Connect streaming codings.
+    private(set) var connectVersion: String?
+    private(set) var connectTimeout: String?
+    private(set) var contentEncoding: String?
+    private(set) var httpAcceptEncoding: String?
+    private(set) var connectContentEncoding: String?
+    private(set) var connectAcceptEncoding: String?
     /// Every field that is not reserved to the protocol (`Metadata.addReceived`).
     var metadata: Metadata {
         if diverged { return ownMetadata }
@@ -78,9 +86,33 @@ struct RequestHeaders {
             if encoding == nil { encoding = Self.string(value) }
         } else if Self.equal(name, "grpc-accept-encoding") {
             if acceptEncoding == nil { acceptEncoding = Self.string(value) }
-        } else if name.first != UInt8(ascii: ":") {
+        } else if name.first == UInt8(ascii: ":") {
+            return
+        } else if name.first == UInt8(ascii: "c") || name.first == UInt8(ascii: "a"), appendHTTPField(name: name, value: value) {
+            return
+        } else {
             addMetadata(name: name, value: value)
         }
+    }
+
+    /// Keeps a field of Connect or of HTTP content coding; `false` when `name` is none of them.
+    private mutating func appendHTTPField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
+        if Self.equal(name, "connect-protocol-version") {
+            if connectVersion == nil { connectVersion = Self.string(value) }
+        } else if Self.equal(name, "connect-timeout-ms") {
+            if connectTimeout == nil { connectTimeout = Self.string(value) }
+        } else if Self.equal(name, "content-encoding") {
+            if contentEncoding == nil { contentEncoding = Self.string(value) }
+        } else if Self.equal(name, "accept-encoding") {
+            if httpAcceptEncoding == nil { httpAcceptEncoding = Self.string(value) }
+        } else if Self.equal(name, "connect-content-encoding") {
+            if connectContentEncoding == nil { connectContentEncoding = Self.string(value) }
+        } else if Self.equal(name, "connect-accept-encoding") {
+            if connectAcceptEncoding == nil { connectAcceptEncoding = Self.string(value) }
+        } else {
+            return false
+        }
+        return true
     }
 
     /// Adds a metadata field: the previous request's entry at the same place when it is the

@@ -1,31 +1,49 @@
 import RPCCore
 
-/// Decides, from a request's header list alone, whether a call can start: the protocol's
-/// checks, then the router's authorizer.
+/// Decides, from a request's header list alone, whether a call can start: its protocol's
+/// checks (gRPC, gRPC-Web or Connect, chosen by the content type), then the router's
+/// authorizer. The same over HTTP/1.1 and HTTP/2.
 enum RequestValidation {
     /// A call ready to run.
     struct Accepted {
         var head: RequestHead
         var route: Route
+        var requestShape: InboundBody.Shape
         var requestCompression: CompressionAlgorithm
         var responseCompression: CompressionAlgorithm
+        /// The message of a Connect GET, which has no body.
+        var queryMessage: [UInt8]?
 
         /// Who the router's authorizer says is calling, for the access log.
         var caller: String? { head.caller }
     }
 
-    /// An answer sent before any handler runs: HTTP status plus trailers-only gRPC status.
+    /// An answer sent before any handler runs, in the request's protocol.
     struct Rejected: Error {
-        var httpStatus: Int
-        var contentType: String
+        /// The HTTP status, when the protocol's own for the code does not apply (415, 405, …).
+        var httpStatus: Int?
+        /// The request's content type, when it is one this server speaks.
+        var contentType: ContentType?
         var trailers: ResponseTrailers
         var extraHeaders: [(name: String, value: String)] = []
         /// Who the router's authorizer says was refused, for the access log.
         var caller: String?
 
-        /// The complete header block of the trailers-only response.
-        var headerFields: [(name: String, value: String)] {
-            [(":status", String(httpStatus)), ("content-type", contentType)] + extraHeaders + trailers.headerFields
+        /// The answer's head, and its body in a protocol whose errors are one (Connect).
+        var answer: (head: ResponseHead, body: [UInt8]?) {
+            switch contentType?.framing {
+            case .connectUnary?:
+                let status = httpStatus ?? ConnectError.httpStatus(trailers.code)
+                let fields = [(":status", String(status)), ("content-type", "application/json")] + extraHeaders
+                return (.fields(fields), ConnectError.json(trailers))
+            case .connectStreaming? where httpStatus == nil:
+                let fields = [(":status", "200"), ("content-type", contentType!.headerValue)] + extraHeaders
+                return (.fields(fields), ResponseFraming.endOfStream(trailers))
+            case .grpc?, .grpcWeb?, .grpcWebText?, .connectStreaming?, nil:
+                let echoed = contentType?.headerValue ?? "application/grpc"
+                let fields = [(":status", String(httpStatus ?? 200)), ("content-type", echoed)] + extraHeaders + trailers.headerFields
+                return (.fields(fields), nil)
+            }
         }
     }
 
@@ -44,59 +62,72 @@ enum RequestValidation {
     ) -> Result<Accepted, Rejected> {
         if headers.overflowed {
             return .failure(reject(
-                .resourceExhausted,
-                "request header list is larger than the limit of \(headers.limit) bytes",
-                contentType: "application/grpc"
-            ))
+                .resourceExhausted, "request header list is larger than the limit of \(headers.limit) bytes", contentType: nil))
         }
-        guard let rawContentType = headers.contentType, let contentType = ContentType(headerValue: rawContentType)
-        else {
-            let given = headers.contentType ?? "none"
+        var path = headers.path ?? ""
+        var query: ConnectQuery?
+        let contentType: ContentType
+        if headers.method == "GET", let mark = path.firstIndex(of: "?") {
+            // Connect's GET form: the message and its encoding are in the query.
+            let parsed = ConnectQuery(path[path.index(after: mark)...])
+            path = String(path[..<mark])
+            guard let encoding = ContentType(connectEncoding: parsed.encoding ?? "") else {
+                return .failure(Rejected(
+                    httpStatus: 415, contentType: .connectJSON,
+                    trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported GET encoding '\(parsed.encoding ?? "none")'")))
+            }
+            contentType = encoding
+            query = parsed
+        } else {
+            guard let raw = headers.contentType, let known = ContentType(headerValue: raw) else {
+                let given = headers.contentType ?? "none"
+                return .failure(Rejected(
+                    httpStatus: 415, contentType: nil,
+                    trailers: ResponseTrailers(code: .internalError, message: "unsupported content-type '\(given)'"),
+                    extraHeaders: [("accept-post", Self.acceptedTypes)]))
+            }
+            contentType = known
+        }
+        let isConnect = contentType.framing == .connectUnary || contentType.framing == .connectStreaming
+        guard headers.method == "POST" || query != nil else {
+            let message = isConnect ? "\(path) takes POST, or GET for a read" : "gRPC calls use POST"
             return .failure(Rejected(
-                httpStatus: 415,
-                contentType: "application/grpc",
-                trailers: ResponseTrailers(code: .internalError, message: "unsupported content-type '\(given)'")
-            ))
+                httpStatus: 405, contentType: contentType, trailers: ResponseTrailers(code: .unimplemented, message: message),
+                extraHeaders: [("allow", isConnect ? "POST, GET" : "POST")]))
         }
-        let echoed = contentType.headerValue
-        guard headers.method == "POST" else {
-            return .failure(Rejected(
-                httpStatus: 405,
-                contentType: echoed,
-                trailers: ResponseTrailers(code: .unimplemented, message: "gRPC calls use POST"),
-                extraHeaders: [("allow", "POST")]
-            ))
-        }
-        let path = headers.path ?? ""
         let knownRoute = recentRoute.flatMap { $0.path == path ? $0.route : nil }
         guard let route = knownRoute ?? router.route(for: path) else {
-            return .failure(reject(.unimplemented, "unknown method '\(path)'", contentType: echoed))
+            var rejected = reject(.unimplemented, "unknown method '\(path)'", contentType: contentType)
+            if isConnect { rejected.httpStatus = 404 }
+            return .failure(rejected)
         }
-        var requestCompression = CompressionAlgorithm.identity
-        if let encoding = headers.encoding {
-            guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
-                var rejected = reject(.unimplemented, "unsupported grpc-encoding '\(encoding)'", contentType: echoed)
-                rejected.extraHeaders = [("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
-                return .failure(rejected)
-            }
-            requestCompression = algorithm
+        if isConnect, let version = headers.connectVersion ?? query?.connect.map({ $0 == "v1" ? "1" : $0 }), version != "1" {
+            return .failure(Rejected(
+                httpStatus: 400, contentType: contentType,
+                trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported connect-protocol-version '\(version)'")))
+        }
+        if let mismatch = mismatchedKind(contentType, route.descriptor) {
+            return .failure(Rejected(
+                httpStatus: 415, contentType: contentType, trailers: ResponseTrailers(code: .internalError, message: mismatch)))
+        }
+        if query != nil, !router.readOnlyPaths.contains(path) {
+            return .failure(Rejected(
+                httpStatus: 405, contentType: contentType,
+                trailers: ResponseTrailers(code: .unimplemented, message: "\(path) changes state: call it with POST"),
+                extraHeaders: [("allow", "POST")]))
+        }
+        let codings: Result<Codings, Rejected> =
+            isConnect ? connectCodings(headers, contentType: contentType, query: query) : grpcCodings(headers, contentType: contentType)
+        let coding: Codings
+        switch codings {
+        case .success(let success): coding = success
+        case .failure(let rejected): return .failure(rejected)
         }
         var deadline: ContinuousClock.Instant?
-        if let timeout = headers.timeout {
-            guard let duration = GRPCTimeout.parse(timeout) else {
-                return .failure(reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: echoed))
-            }
-            // A timeout of zero has passed already: no handler runs.
-            guard duration > .zero else {
-                return .failure(reject(.deadlineExceeded, "deadline exceeded (grpc-timeout '\(timeout)')", contentType: echoed))
-            }
-            deadline = now() + duration
-        }
-        var responseCompression = CompressionAlgorithm.identity
-        if requestCompression != .identity, let accepted = headers.acceptEncoding,
-            accepted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == requestCompression.name })
-        {
-            responseCompression = requestCompression
+        switch timeout(headers, isConnect: isConnect, contentType: contentType) {
+        case .success(let duration?): deadline = now() + duration
+        case .success(nil): break
+        case .failure(let rejected): return .failure(rejected)
         }
         var head = RequestHead(
             path: path,
@@ -108,26 +139,119 @@ enum RequestValidation {
         )
         let authorization = router.authorize(head, for: route)
         if let refusal = authorization.refusal {
-            return .failure(Rejected(
-                httpStatus: 200, contentType: echoed, trailers: ResponseTrailers(error: refusal), caller: authorization.caller))
+            return .failure(Rejected(contentType: contentType, trailers: ResponseTrailers(error: refusal), caller: authorization.caller))
         }
         head.caller = authorization.caller
+        let shape: InboundBody.Shape =
+            switch contentType.framing {
+            case .connectUnary: .wholeBody(coding.request)
+            case .grpcWebText: .base64Envelopes
+            case .grpc, .grpcWeb, .connectStreaming: .envelopes
+            }
         return .success(Accepted(
             head: head,
             route: route,
-            requestCompression: requestCompression,
-            responseCompression: responseCompression
+            requestShape: shape,
+            requestCompression: contentType.framing == .connectUnary ? .identity : coding.request,
+            responseCompression: coding.response,
+            queryMessage: query?.message
         ))
     }
 
     /// A trailers-only answer with `trailers` to a request that is refused before it is looked
-    /// at (a refused connection, a call over the rate limit); echoes a valid content type.
+    /// at (a refused connection, a call over the rate limit), in its protocol when it has one.
     static func refuse(_ headers: RequestHeaders, with trailers: ResponseTrailers) -> Rejected {
-        let contentType = headers.contentType.flatMap(ContentType.init(headerValue:))
-        return Rejected(httpStatus: 200, contentType: contentType?.headerValue ?? "application/grpc", trailers: trailers)
+        var contentType = headers.contentType.flatMap(ContentType.init(headerValue:))
+        if contentType == nil, headers.method == "GET" { contentType = .connectJSON }
+        return Rejected(contentType: contentType, trailers: trailers)
     }
 
-    private static func reject(_ code: StatusCode, _ message: String, contentType: String) -> Rejected {
-        Rejected(httpStatus: 200, contentType: contentType, trailers: ResponseTrailers(code: code, message: message))
+    /// The `accept-post` of a 415: every content type served.
+    static let acceptedTypes = ContentType.everyProtocol.map(\.headerValue).joined(separator: ", ")
+
+    private static func reject(_ code: StatusCode, _ message: String, contentType: ContentType?) -> Rejected {
+        Rejected(contentType: contentType, trailers: ResponseTrailers(code: code, message: message))
+    }
+
+    /// Why a Connect content type does not fit the method's kind (unary types for unary
+    /// methods, streaming types for streaming ones), if it does not.
+    private static func mismatchedKind(_ contentType: ContentType, _ method: MethodDescriptor) -> String? {
+        switch (contentType.framing, method.kind) {
+        case (.connectUnary, .serverStreaming):
+            return "\(method.path) streams: call it with application/connect+json or application/connect+cbor"
+        case (.connectStreaming, .unary):
+            return "\(method.path) is unary: call it with application/json or application/cbor"
+        default:
+            return nil
+        }
+    }
+
+    /// How a call's request and response are compressed.
+    private struct Codings {
+        var request = CompressionAlgorithm.identity
+        var response = CompressionAlgorithm.identity
+    }
+
+    private static func grpcCodings(_ headers: RequestHeaders, contentType: ContentType) -> Result<Codings, Rejected> {
+        var codings = Codings()
+        if let encoding = headers.encoding {
+            guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
+                var rejected = reject(.unimplemented, "unsupported grpc-encoding '\(encoding)'", contentType: contentType)
+                rejected.extraHeaders = [("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
+                return .failure(rejected)
+            }
+            codings.request = algorithm
+        }
+        if codings.request != .identity, let accepted = headers.acceptEncoding, accepts(accepted, codings.request) {
+            codings.response = codings.request
+        }
+        return .success(codings)
+    }
+
+    private static func connectCodings(
+        _ headers: RequestHeaders, contentType: ContentType, query: ConnectQuery?
+    ) -> Result<Codings, Rejected> {
+        let streaming = contentType.framing == .connectStreaming
+        var codings = Codings()
+        let encoding = streaming ? headers.connectContentEncoding : (query?.compression ?? headers.contentEncoding)
+        if let encoding, encoding != "identity" {
+            guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
+                return .failure(Rejected(
+                    contentType: contentType, trailers: ResponseTrailers(code: .unimplemented, message: "unsupported encoding '\(encoding)'"),
+                    extraHeaders: [(streaming ? "connect-accept-encoding" : "accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]))
+            }
+            codings.request = algorithm
+        }
+        if let accepted = streaming ? headers.connectAcceptEncoding : headers.httpAcceptEncoding, accepts(accepted, .gzip) {
+            codings.response = .gzip
+        }
+        return .success(codings)
+    }
+
+    private static func accepts(_ header: String, _ algorithm: CompressionAlgorithm) -> Bool {
+        header.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == algorithm.name }
+    }
+
+    /// The call's timeout: `grpc-timeout`, or Connect's `connect-timeout-ms`.
+    private static func timeout(_ headers: RequestHeaders, isConnect: Bool, contentType: ContentType) -> Result<Duration?, Rejected> {
+        if isConnect {
+            guard let value = headers.connectTimeout else { return .success(nil) }
+            guard value.count <= 10, let milliseconds = Int64(value), milliseconds >= 0 else {
+                return .failure(reject(.invalidArgument, "malformed connect-timeout-ms '\(value)'", contentType: contentType))
+            }
+            guard milliseconds > 0 else {
+                return .failure(reject(.deadlineExceeded, "deadline exceeded (connect-timeout-ms '0')", contentType: contentType))
+            }
+            return .success(.milliseconds(milliseconds))
+        }
+        guard let timeout = headers.timeout else { return .success(nil) }
+        guard let duration = GRPCTimeout.parse(timeout) else {
+            return .failure(reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: contentType))
+        }
+        // A timeout of zero has passed already: no handler runs.
+        guard duration > .zero else {
+            return .failure(reject(.deadlineExceeded, "deadline exceeded (grpc-timeout '\(timeout)')", contentType: contentType))
+        }
+        return .success(duration)
     }
 }

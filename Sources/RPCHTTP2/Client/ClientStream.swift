@@ -24,7 +24,7 @@ final class ClientStream {
         self.compression = compression
         self.headers = HeaderList(limit: maxHeaderListSize)
         self.maxMessageSize = maxMessageSize
-        self.inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize))
+        self.inbound = InboundBody(.envelopes, maxMessageSize: maxMessageSize, compression: .identity)
     }
 
     // MARK: Request
@@ -67,7 +67,7 @@ final class ClientStream {
             break
         case .receiveMessages(let initialMetadata, let compression):
             if compression != .identity {
-                inbound = InboundBody(MessageDeframer(maxMessageSize: maxMessageSize, compression: compression))
+                inbound = InboundBody(.envelopes, maxMessageSize: maxMessageSize, compression: compression)
             }
             call?.setInitialMetadata(initialMetadata)
         case .end(let initialMetadata, let trailers):
@@ -77,7 +77,7 @@ final class ClientStream {
                 release(error)
             } else {
                 do {
-                    try inbound.checkEndOfStream()
+                    try inbound.end { _ in false }
                     release(nil)
                 } catch {
                     release(error)

@@ -7,11 +7,11 @@ extension ServerConnectionHandler: CallTransport {
     /// The response headers of most calls (each content type, no compression, no initial
     /// metadata) and their trailers (OK, nothing else), prepared for nghttp2 once.
     private static let plainGRPCJSONResponse = PreparedHeaderBlock(
-        permanent: CallStream.responseHeaders(.grpcJSON, compression: .identity, initialMetadata: [:]))
+        permanent: ResponseFraming.plainHeadFields(.grpcJSON))
     private static let plainGRPCResponse = PreparedHeaderBlock(
-        permanent: CallStream.responseHeaders(.grpc, compression: .identity, initialMetadata: [:]))
+        permanent: ResponseFraming.plainHeadFields(.grpc))
     private static let plainGRPCCBORResponse = PreparedHeaderBlock(
-        permanent: CallStream.responseHeaders(.grpcCBOR, compression: .identity, initialMetadata: [:]))
+        permanent: ResponseFraming.plainHeadFields(.grpcCBOR))
     private static let okTrailers = PreparedHeaderBlock(permanent: ResponseTrailers.ok().headerFields)
 
     func sendResponseHead(_ head: ResponseHead, of stream: CallStream, hasBody: Bool) {
@@ -24,8 +24,7 @@ extension ServerConnectionHandler: CallTransport {
         case .plain(.grpcCBOR):
             _ = session.submitResponse(streamID: stream.id, prepared: Self.plainGRPCCBORResponse, hasBody: hasBody)
         case .plain(let contentType):
-            let fields = CallStream.responseHeaders(contentType, compression: .identity, initialMetadata: [:])
-            _ = session.submitResponse(streamID: stream.id, headers: fields, hasBody: hasBody)
+            _ = session.submitResponse(streamID: stream.id, headers: ResponseFraming.plainHeadFields(contentType), hasBody: hasBody)
         case .fields(let fields):
             _ = session.submitResponse(streamID: stream.id, headers: fields, hasBody: hasBody)
         }
