@@ -104,7 +104,7 @@ struct BadInputTests {
     func wrongContentType() async throws {
         try await withTestServer { server in
             var configuration = HTTP2ClientConfiguration.defaults
-            configuration.contentType = "application/json"
+            configuration.contentType = "text/plain"
             let connection = try await server.connect(configuration)
             let error = try await #require(throws: RPCError.self) {
                 try await RPCClient(transport: connection).unary(Echo.get, EchoRequest(text: "x"))
@@ -135,22 +135,18 @@ struct BadInputTests {
         }
     }
 
-    @Test("garbage instead of the connection preface closes that connection only")
+    @Test("garbage instead of the connection preface is HTTP/1.1 that does not parse: 400, then that connection closes")
     func garbagePreface() async throws {
         try await withTestServer { server in
             let port = server.port
-            let frames = try await runBlocking {
+            let answer = try await runBlocking {
                 let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
                 defer { raw.close() }
-                var garbage = Array("GET / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: curl\r\n\r\n".utf8)
-                garbage += (0..<(100 - garbage.count)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+                let garbage = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
                 try raw.sendRaw(garbage)
-                return try raw.readUntilClosed()
+                return try raw.readRawUntilClosed()
             }
-            // The server's SETTINGS went out on accept; then nghttp2 rejects the bad preface
-            // and the connection ends with GOAWAY PROTOCOL_ERROR.
-            let goAways = frames.filter { $0.type == .goAway }
-            #expect(goAways.map(\.goAwayErrorCode) == [HTTP2ErrorCode.protocolError], "\(frames)")
+            #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
             #expect(try await server.servesAnotherConnection())
         }
     }

@@ -26,7 +26,17 @@ struct ServerTLSHandshakeHandlerTests {
         #expect(channel.isActive)
     }
 
-    @Test("no ALPN protocol, or another one, closes the connection", arguments: [nil, "http/1.1"])
+    @Test("ALPN http/1.1 puts the HTTP/1.1 front end in its place")
+    func http1StartsHTTP1() throws {
+        let channel = try Self.guardedChannel()
+        defer { _ = try? channel.finish() }
+        channel.pipeline.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: "http/1.1"))
+        #expect(throws: (any Error).self) { try channel.pipeline.syncOperations.handler(type: ServerTLSHandshakeHandler.self) }
+        _ = try channel.pipeline.syncOperations.handler(type: HTTP1ConnectionHandler.self)
+        #expect(channel.isActive)
+    }
+
+    @Test("no ALPN protocol, or another one, closes the connection", arguments: [nil, "spdy/3.1"])
     func otherProtocolCloses(negotiated: String?) throws {
         let channel = try Self.guardedChannel()
         channel.pipeline.fireUserInboundEventTriggered(TLSUserEvent.handshakeCompleted(negotiatedProtocol: negotiated))
@@ -62,12 +72,13 @@ struct ServerTLSHandshakeHandlerTests {
     /// An active channel whose only handler is the guard.
     private static func guardedChannel(timeout: Duration = .seconds(10)) throws -> EmbeddedChannel {
         let logger = quietLogger()
-        let connectionHandler = ServerConnectionHandler(
-            configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: logger, metrics: ServerMetrics(router: Router()))
+        let starter = FrontEndStarter(
+            configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: logger, metrics: ServerMetrics(router: Router()),
+            refusal: nil, warnings: WarningThrottle(), bufferPool: BufferedBytesPool(limit: 1 << 20))
         let channel = EmbeddedChannel()
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 50051)).wait()
         try channel.pipeline.syncOperations.addHandler(
-            ServerTLSHandshakeHandler(connectionHandler: connectionHandler, timeout: timeout, logger: logger))
+            ServerTLSHandshakeHandler(timeout: timeout, logger: logger, start: starter.start))
         return channel
     }
 }

@@ -146,7 +146,7 @@ struct TLSTests {
         }
     }
 
-    @Test("a client that negotiates no ALPN protocol, or another one, is disconnected", arguments: [[], ["http/1.1"]])
+    @Test("a client that negotiates no ALPN protocol, or another one, is disconnected", arguments: [[], ["spdy/3.1"]])
     func noH2(protocols: [String]) async throws {
         let pki = try TestPKI()
         let tls = try pki.serverTLS()

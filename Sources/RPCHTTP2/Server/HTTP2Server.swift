@@ -6,8 +6,10 @@ import RPCCore
 import ServiceLifecycle
 import Synchronization
 
-/// Serves a `Router` over HTTP/2 through nghttp2: h2c with prior knowledge, or TLS with ALPN
-/// `h2` when `configuration.tls` is set.
+/// Serves a `Router` on one port: gRPC, gRPC-Web and Connect over HTTP/2 through nghttp2 (h2c
+/// with prior knowledge, or TLS with ALPN `h2` when `configuration.tls` is set), and gRPC-Web
+/// and Connect over HTTP/1.1 (a cleartext connection that does not open with the HTTP/2
+/// preface, or ALPN `http/1.1`).
 ///
 /// `run()` listens until graceful shutdown (ServiceLifecycle, or `beginGracefulShutdown()`):
 /// then it stops accepting, sends GOAWAY on every connection, lets in-flight calls finish
@@ -190,22 +192,15 @@ public final class HTTP2Server: Service, Sendable {
                 state.admission.closed(decision, peer: peer)
             }
         }
-        let handler = ServerConnectionHandler(
-            configuration: configuration,
-            router: router,
-            tasks: tasks,
-            logger: logger,
-            metrics: metrics,
-            refusal: refusal,
-            warnings: warnings,
-            bufferPool: bufferPool
-        )
+        let starter = FrontEndStarter(
+            configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: metrics, refusal: refusal,
+            warnings: warnings, bufferPool: bufferPool)
         if let tls = configuration.tls {
             try channel.pipeline.syncOperations.addHandlers(
                 NIOSSLServerHandler(context: tls.currentContext),
-                ServerTLSHandshakeHandler(connectionHandler: handler, timeout: configuration.tlsHandshakeTimeout, logger: logger))
+                ServerTLSHandshakeHandler(timeout: configuration.tlsHandshakeTimeout, logger: logger, start: starter.start))
         } else {
-            try channel.pipeline.syncOperations.addHandler(handler)
+            try channel.pipeline.syncOperations.addHandler(HTTPVersionDetector(start: starter.start))
         }
     }
 }

@@ -49,7 +49,7 @@ public final class ServerTLS: Sendable {
         let (chain, key) = try certificate.load()
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: key)
         configuration.minimumTLSVersion = .tlsv12
-        configuration.applicationProtocols = ["h2"]
+        configuration.applicationProtocols = ["h2", "http/1.1"]
         if let clientCAFile {
             configuration.trustRoots = .certificates(try PEMFile.certificates(at: clientCAFile))
             configuration.certificateVerification = .noHostnameVerification

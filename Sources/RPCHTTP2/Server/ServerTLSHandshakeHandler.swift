@@ -3,19 +3,20 @@ import NIOCore
 import NIOTLS
 
 /// Guards a TLS connection until its handshake is done, behind the `NIOSSLServerHandler`:
-/// once the client negotiated ALPN `h2`, it puts the HTTP/2 connection handler in its place;
-/// a failed handshake, another protocol (or none), a handshake that takes longer than the
+/// once the client negotiated ALPN `h2` or `http/1.1`, it puts that version's front end in its
+/// place (`start`); a failed handshake, no protocol, a handshake that takes longer than the
 /// timeout, or a graceful shutdown before the end of the handshake closes the connection.
 final class ServerTLSHandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
-    private let connectionHandler: ServerConnectionHandler
+    private let start: (ChannelHandlerContext, HTTPVersionDetector.Version) throws -> Void
     private let timeout: Duration
     private var logger: Logger
     private var timer: Scheduled<Void>?
 
-    init(connectionHandler: ServerConnectionHandler, timeout: Duration, logger: Logger) {
-        self.connectionHandler = connectionHandler
+    /// - Parameter start: adds the front end for the negotiated version after this handler.
+    init(timeout: Duration, logger: Logger, start: @escaping (ChannelHandlerContext, HTTPVersionDetector.Version) throws -> Void) {
+        self.start = start
         self.timeout = timeout
         self.logger = logger
     }
@@ -46,15 +47,19 @@ final class ServerTLSHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
         switch event {
         case TLSUserEvent.handshakeCompleted(let negotiatedProtocol):
             timer?.cancel()
-            guard negotiatedProtocol == "h2" else {
+            let version: HTTPVersionDetector.Version
+            switch negotiatedProtocol {
+            case "h2": version = .http2
+            case "http/1.1": version = .http1
+            default:
                 logger.notice(
-                    "closing connection: the client did not negotiate HTTP/2 (ALPN h2)",
+                    "closing connection: the client negotiated neither HTTP/2 nor HTTP/1.1 (ALPN h2, http/1.1)",
                     metadata: ["alpn": "\(negotiatedProtocol ?? "none")"])
                 context.close(promise: nil)
                 return
             }
             do {
-                try context.pipeline.syncOperations.addHandler(connectionHandler, position: .after(self))
+                try start(context, version)
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             } catch {
                 logger.notice("closing connection: cannot start HTTP/2", metadata: ["error": "\(error)"])

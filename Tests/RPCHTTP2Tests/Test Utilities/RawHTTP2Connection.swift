@@ -438,6 +438,15 @@ final class RawHTTP2Connection {
         return frames
     }
 
+    /// Reads until the peer closes the connection and returns its bytes as they are (an
+    /// HTTP/1.1 answer, say). Throws `RawHTTP2Error.timedOut` if it is still open after `readTimeout`.
+    func readRawUntilClosed() throws -> [UInt8] {
+        let deadline = ContinuousClock.now + readTimeout
+        while try fill(atLeast: buffer.count + 1, deadline: deadline, waitingFor: "the peer to close", received: []) {}
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     private func readFrame(deadline: ContinuousClock.Instant, waitingFor: String, received: [Frame]) throws -> Frame? {
         guard try fill(atLeast: 9, deadline: deadline, waitingFor: waitingFor, received: received) else { return nil }
         let length = Int(buffer[0]) << 16 | Int(buffer[1]) << 8 | Int(buffer[2])

@@ -39,6 +39,7 @@ func withTestServer<T>(
     let probe = EchoProbe()
     var router = Router()
     router.register(EchoService(probe: probe))
+    router.readOnlyPaths = [Echo.quick.descriptor.path]
     router.authorizer = authorizer
     let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     return try await whileServing(server) { port in try await body(TestServer(port: port, server: server, probe: probe)) }

@@ -1,0 +1,332 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import RPCCore
+
+/// Serves one HTTP/1.1 connection (Connect and gRPC-Web; gRPC needs HTTP/2): the HTTP/1.1
+/// front end of the connection's calls (`ConnectionCalls`), behind swift-nio's HTTP/1.1
+/// decoder, encoder and pipelining handler, which hands it one request at a time. It feeds the
+/// request head and body to the calls and writes what they answer: a response whose body is
+/// complete at once with `content-length`, a stream chunked. Keep-alive unless the request or
+/// a shutdown says otherwise.
+///
+/// What HTTP/1.1 leaves open is decided by `HTTP1Exchange`; the raw bytes before the decoder
+/// are checked by `HTTP1InputGuard`.
+final class HTTP1ConnectionHandler: ChannelDuplexHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let calls: ConnectionCalls
+    let configuration: HTTP2ServerConfiguration
+    let refusal: ConnectionRefusal?
+    @exclusivity(unchecked) private var context: ChannelHandlerContext?
+    @exclusivity(unchecked) private var exchange = HTTP1Exchange()
+    /// The call of the request being served.
+    @exclusivity(unchecked) private var current: CallStream?
+    /// The response head, written with the first body bytes (so that a body complete at once
+    /// gets a `content-length`).
+    @exclusivity(unchecked) private var pendingHead: HTTPResponseHead?
+    @exclusivity(unchecked) private var headWritten = false
+    @exclusivity(unchecked) private var nextID: Int32 = 1
+    @exclusivity(unchecked) private var isReading = false
+    @exclusivity(unchecked) private var flushScheduled = false
+    @exclusivity(unchecked) private var idleTimer: Scheduled<Void>?
+    @exclusivity(unchecked) private var graceTimer: Scheduled<Void>?
+    @exclusivity(unchecked) private var closing = false
+
+    init(calls: ConnectionCalls, configuration: HTTP2ServerConfiguration, refusal: ConnectionRefusal?) {
+        self.calls = calls
+        self.configuration = configuration
+        self.refusal = refusal
+    }
+
+    // MARK: Channel events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard calls.transport == nil, !closing else { return }
+        calls.open(transport: self, eventLoop: context.eventLoop, remoteAddress: context.channel.remoteAddress)
+        armIdleTimer()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        isReading = true
+        defer { isReading = false }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            idleTimer?.cancel()
+            idleTimer = nil
+            begin(head)
+        case .body(let buffer):
+            guard let current, exchange.takesBody else { return }
+            buffer.withUnsafeReadableBytes { _ = calls.receiveData($0, on: current) }
+        case .end:
+            exchange.requestEnded()
+            if let current { calls.endRequest(on: current) }
+        }
+        calls.answerReadyInlineCalls()
+        calls.shedOverBudget()
+        pump()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pump() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closing = true
+        idleTimer?.cancel()
+        graceTimer?.cancel()
+        calls.close()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        calls.releaseCallbacks()
+    }
+
+    /// A request that does not parse (contract §1.1's input rules) is answered 400, or 431 for a
+    /// header block over the limit, when no response is under way; then the connection closes.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        calls.logger.debug("HTTP/1.1 connection error", metadata: ["error": "\(error)"])
+        if let parserError = error as? HTTPParserError, current == nil || (!headWritten && pendingHead == nil), !closing {
+            let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+            let head = HTTPResponseHead(
+                version: .http1_1, status: status, headers: ["connection": "close", "content-length": "0"])
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+        closeNow()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ServerConnectionHandler.GracefulShutdownEvent {
+            beginGracefulShutdown()
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    // MARK: Requests
+
+    /// A request head arrived: its call starts, or it is answered at once.
+    private func begin(_ head: HTTPRequestHead) {
+        let stream = calls.openStream(id: nextID, openedInRead: 0)
+        nextID = nextID == .max ? 1 : nextID + 1
+        current = stream
+        pendingHead = nil
+        headWritten = false
+        exchange.requestBegan(keepAlive: head.isKeepAlive, method: head.method)
+        appendField(":method", head.method.rawValue, to: stream)
+        appendField(":path", head.uri, to: stream)
+        for (name, value) in head.headers { appendField(name.lowercased(), value, to: stream) }
+        let headers = stream.takeHeaders()
+        if headers.path != nil { calls.recentRequest = headers.reusable }
+        if let status = exchange.refusal(of: head, headers: headers, maxMessageSize: configuration.maxReceiveMessageSize) {
+            answerAndClose(stream, status: status, headers: headers)
+            return
+        }
+        if let refusal {
+            exchange.closeAfterResponse()
+            calls.answer(stream, RequestValidation.refuse(headers, with: refusal.trailers), path: headers.path)
+            return
+        }
+        if let contentType = headers.contentType.flatMap(ContentType.init(headerValue:)), contentType.framing == .grpc {
+            let trailers = ResponseTrailers(code: .internalError, message: "gRPC needs HTTP/2: over HTTP/1.1, call with Connect or gRPC-Web")
+            calls.answer(stream, RequestValidation.Rejected(httpStatus: 415, contentType: nil, trailers: trailers), path: headers.path)
+            return
+        }
+        calls.startCall(on: stream, headers: headers)
+        if head.method == .GET || head.method == .HEAD { exchange.requestEnded() }
+    }
+
+    private func appendField(_ name: String, _ value: String, to stream: CallStream) {
+        var name = name
+        var value = value
+        name.withUTF8 { name in
+            value.withUTF8 { value in stream.headers.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value)) }
+        }
+    }
+
+    /// Answers a request that breaks HTTP/1.1's rules with `status` and an empty body, then closes.
+    private func answerAndClose(_ stream: CallStream, status: HTTPResponseStatus, headers: RequestHeaders) {
+        exchange.closeAfterResponse()
+        let trailers = ResponseTrailers(code: .invalidArgument, message: status.reasonPhrase)
+        calls.answer(stream, RequestValidation.Rejected(httpStatus: Int(status.code), contentType: nil, trailers: trailers), path: headers.path)
+    }
+
+    // MARK: Writing
+
+    /// Writes what the current call's response has, while the channel takes it.
+    private func pump() {
+        guard let context, let stream = current, !closing else { return }
+        var wrote = false
+        while context.channel.isWritable || pendingHead != nil {
+            var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
+            var read = ResponseBodyRead.deferred
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16 * 1024) { bytes in
+                read = calls.readBody(of: stream, into: bytes)
+                switch read {
+                case .bytes(let count), .last(let count, _): return count
+                case .deferred: return 0
+                }
+            }
+            switch read {
+            case .bytes:
+                writeHead(contentLength: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                wrote = true
+            case .last:
+                writeHead(contentLength: buffer.readableBytes)
+                if buffer.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil) }
+                endResponse(context)
+                return
+            case .deferred:
+                if pendingHead != nil {
+                    writeHead(contentLength: nil)
+                    wrote = true
+                }
+                if wrote { context.flush() }
+                return
+            }
+        }
+        if wrote { context.flush() }
+    }
+
+    private func writeHead(contentLength: Int?) {
+        guard var head = pendingHead, let context else { return }
+        pendingHead = nil
+        headWritten = true
+        if let contentLength {
+            head.headers.replaceOrAdd(name: "content-length", value: String(contentLength))
+        }
+        if exchange.closesAfterResponse { head.headers.replaceOrAdd(name: "connection", value: "close") }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+    }
+
+    /// The response is written: the next request may come, or the connection closes.
+    private func endResponse(_ context: ChannelHandlerContext) {
+        let stream = current
+        current = nil
+        let close = exchange.responseEnded()
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if let stream { calls.closeStream(stream.id) }
+        if close {
+            closing = true
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        } else {
+            armIdleTimer()
+        }
+    }
+
+    // MARK: Timers
+
+    private func armIdleTimer() {
+        guard let timeout = configuration.idleTimeout, let context, current == nil else { return }
+        idleTimer?.cancel()
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+            idleTimer = nil
+            guard current == nil else { return }
+            calls.logger.debug("closing idle HTTP/1.1 connection")
+            closeNow()
+        }
+    }
+
+    /// In-flight request finishes (within the grace period), then the connection closes.
+    private func beginGracefulShutdown() {
+        guard let context, !closing else { return }
+        guard current != nil else { return closeNow() }
+        exchange.closeAfterResponse()
+        graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
+            let cut = calls.cutRunningCalls()
+            calls.logger.info("closing connection: shutdown grace period over", metadata: ["calls_cut": "\(cut)"])
+            pump()
+            if current != nil { closeNow() }
+        }
+    }
+
+    private func closeNow() {
+        guard let context, !closing else { return }
+        closing = true
+        context.close(promise: nil)
+    }
+}
+
+extension HTTP1ConnectionHandler: CallTransport {
+    var isOpen: Bool { !closing && context != nil }
+
+    func sendResponseHead(_ head: ResponseHead, of stream: CallStream, hasBody: Bool) {
+        guard stream === current else { return }
+        let fields: [(name: String, value: String)] =
+            switch head {
+            case .plain(let contentType): ResponseFraming.plainHeadFields(contentType)
+            case .fields(let fields): fields
+            }
+        var status = HTTPResponseStatus.ok
+        var headers = HTTPHeaders()
+        for (name, value) in fields {
+            if name == ":status" {
+                status = HTTPResponseStatus(statusCode: Int(value) ?? 500)
+            } else {
+                headers.add(name: name, value: value)
+            }
+        }
+        pendingHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        if !hasBody, let context {
+            writeHead(contentLength: 0)
+            endResponse(context)
+        }
+    }
+
+    func resumeResponseBody(of stream: CallStream) {
+        if stream === current { scheduleFlush() }
+    }
+
+    func sendTrailers(_ trailers: ResponseTrailers, of stream: CallStream) {
+        // Only gRPC ends with trailers, and it is not served over HTTP/1.1.
+    }
+
+    func reset(_ stream: CallStream, _ reason: StreamReset) {
+        guard stream === current else { return }
+        if case .noError = reason, headWritten || pendingHead == nil { return }
+        closeNow()
+    }
+
+    func creditRequestBytes(_ count: Int, of stream: CallStream) {}
+
+    func scheduleFlush() {
+        guard !isReading, !flushScheduled, let context else { return }
+        flushScheduled = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            flushScheduled = false
+            pump()
+        }
+    }
+
+    func flush() {
+        pump()
+    }
+
+    func closeAbusive(_ reason: String) {
+        calls.warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: calls.logger)
+        closeNow()
+    }
+}

@@ -1,0 +1,93 @@
+import ChildProcess
+import Foundation
+import Testing
+
+@testable import RPCHTTP2
+
+/// Clients that are not gRPC clients call the server on its gRPC port: Python's `http.client`
+/// over HTTP/1.1 (Connect unary, GET, errors, streams, gRPC-Web binary and text, one keep-alive
+/// connection for all), and `curl` over HTTP/1.1 and HTTP/2.
+@Suite("HTTP clients: Connect and gRPC-Web on the gRPC port")
+struct HTTPClientsTests {
+    struct Report: Decodable {
+        struct Unary: Decodable { let status: Int; let body: EchoResponse; let xEcho: String?; let length: String? }
+        struct ErrorAnswer: Decodable {
+            let status: Int; let code: String?; let message: String?; let type: String?; let reason: String?; let valueReason: String?
+        }
+        struct Get: Decodable { let status: Int; let body: EchoResponse }
+        struct Unknown: Decodable { let status: Int; let code: String? }
+        struct Stream: Decodable { let status: Int; let messages: [EchoResponse]; let end: [String: String]? }
+        struct Web: Decodable { let status: Int; let message: EchoResponse?; let trailer: String? }
+        let unary: Unary
+        let error: ErrorAnswer
+        let get: Get
+        let unknown: Unknown
+        let stream: Stream
+        let grpcWeb: Web
+        let grpcWebText: Web
+    }
+
+    @Test("Python's http.client calls every shape over HTTP/1.1 keep-alive and gets what gRPC would answer")
+    func pythonHTTP1() async throws {
+        try await withTestServer { server in
+            let output = try await PythonProcess.output(ofScript: "http1_client.py", arguments: ["--port", "\(server.port)"])
+            let report = try JSONDecoder().decode(Report.self, from: Data(output))
+            #expect(report.unary.status == 200)
+            #expect(report.unary.body == EchoResponse(text: "héllo"))
+            #expect(report.unary.xEcho == "abc")
+            #expect(report.unary.length != nil, "a unary answer has a content-length")
+
+            #expect(report.error.status == 404)
+            #expect(report.error.code == "not_found")
+            #expect(report.error.message == "no item 42")
+            #expect(report.error.type == "catalog.v1.ErrorInfo")
+            #expect(report.error.reason == "notFound")
+            #expect(report.error.valueReason == "notFound")
+
+            #expect(report.get.status == 200)
+            #expect(report.get.body == EchoResponse(text: "by get"))
+            #expect(report.unknown.status == 404)
+            #expect(report.unknown.code == "unimplemented")
+
+            #expect(report.stream.status == 200)
+            #expect(report.stream.messages.map(\.index) == [0, 1, 2])
+            #expect(report.stream.end == [:])
+
+            #expect(report.grpcWeb.status == 200)
+            #expect(report.grpcWeb.message == EchoResponse(text: "s"))
+            #expect(report.grpcWeb.trailer == "grpc-status: 0\r\n")
+            #expect(report.grpcWebText.message == EchoResponse(text: "s"))
+            #expect(report.grpcWebText.trailer == "grpc-status: 0\r\n")
+        }
+    }
+
+    @Test("curl's plain POST and GET work over HTTP/1.1 and HTTP/2", arguments: [[String](), ["--http2-prior-knowledge"]])
+    func curl(options: [String]) async throws {
+        try await withTestServer { server in
+            let base = "http://127.0.0.1:\(server.port)"
+            let post = try await Self.curl(options + ["-s", "-d", #"{"text":"c"}"#, "-H", "content-type: application/json", "\(base)/echo.v1.Echo/Get"])
+            #expect(try JSONDecoder().decode(EchoResponse.self, from: post) == EchoResponse(text: "c"))
+            let get = try await Self.curl(options + ["-s", "\(base)/echo.v1.Echo/Quick?encoding=json&message=%7B%22text%22%3A%22g%22%7D"])
+            #expect(try JSONDecoder().decode(EchoResponse.self, from: get) == EchoResponse(text: "g"))
+            let write = try await Self.curl(options + ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/echo.v1.Echo/Get?encoding=json&message=%7B%7D"])
+            #expect(String(decoding: write, as: UTF8.self) == "405", "a method not registered as a read refuses GET")
+        }
+    }
+
+    /// Runs curl to its end on a thread of its own (see `runBlocking`) and returns its stdout.
+    private static func curl(_ arguments: [String]) async throws -> Data {
+        try await runBlocking { try runCurl(arguments) }
+    }
+
+    private static func runCurl(_ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--max-time", "10"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+}
