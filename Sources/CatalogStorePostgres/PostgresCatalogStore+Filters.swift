@@ -188,7 +188,12 @@ extension PostgresCatalogStore {
                     }
                     self.feed.offer(changes, of: filterID, acceptingGap: false)
                 } else if let current = try await Self.fetchFilter(transaction, id: filterID) {
-                    let retained = steps.filter { $0.revision <= current.revision }
+                    // Each statement reads its own snapshot: a write committed after the steps
+                    // were read and before the head was leaves the steps behind, so read them again.
+                    let caughtUp =
+                        (steps.last?.revision ?? 0) >= current.revision
+                        ? steps : try await Self.fetchFilterSteps(transaction, id: filterID, after: told?.revision ?? 0)
+                    let retained = caughtUp.filter { $0.revision <= current.revision }
                     if self.feed.hasObserver, retained.last?.revision == current.revision {
                         let states = FilterStep.states(current: current, steps: retained)
                         self.feed.offer(Array(zip(states, retained)), of: filterID, acceptingGap: true)
