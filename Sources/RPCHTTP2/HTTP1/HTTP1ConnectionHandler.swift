@@ -33,6 +33,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     @exclusivity(unchecked) private var flushScheduled = false
     @exclusivity(unchecked) private var idleTimer: Scheduled<Void>?
     @exclusivity(unchecked) private var graceTimer: Scheduled<Void>?
+    /// Armed when bytes of a request head arrive, cancelled when the head is complete.
+    @exclusivity(unchecked) private var headTimer: Scheduled<Void>?
     @exclusivity(unchecked) private var closing = false
 
     init(calls: ConnectionCalls, configuration: HTTP2ServerConfiguration, refusal: ConnectionRefusal?) {
@@ -67,6 +69,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         case .head(let head):
             idleTimer?.cancel()
             idleTimer = nil
+            headTimer?.cancel()
+            headTimer = nil
             begin(head)
         case .body(let buffer):
             guard let current, exchange.takesBody else { return }
@@ -94,6 +98,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         closing = true
         idleTimer?.cancel()
         graceTimer?.cancel()
+        headTimer?.cancel()
         calls.close()
         context.fireChannelInactive()
     }
@@ -238,6 +243,19 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     // MARK: Timers
+
+    /// Bytes arrived (`HTTP1ReadObserver`): while no request is being served they begin a head,
+    /// which must be complete within `requestBodyTimeout`, or the connection is dropped.
+    func bytesArrived() {
+        guard current == nil, headTimer == nil, !closing, let context, let timeout = configuration.requestBodyTimeout else { return }
+        headTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+            headTimer = nil
+            guard current == nil else { return }
+            calls.warnings.warning(
+                "closing connection: request head incomplete", metadata: ["timeout": "\(timeout)"], on: calls.logger)
+            closeNow()
+        }
+    }
 
     private func armIdleTimer() {
         guard let timeout = configuration.idleTimeout, let context, current == nil else { return }

@@ -38,6 +38,7 @@ struct FrontEndStarter {
                 position: .after(context.handler), withPipeliningAssistance: true, withErrorHandling: false,
                 withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
                 withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(HTTP1ReadObserver(handler: handler), position: .after(context.handler))
         }
     }
 }
