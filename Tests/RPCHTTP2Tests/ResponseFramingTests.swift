@@ -1,0 +1,146 @@
+import Foundation
+import NIOHTTP1
+import RPCCore
+import Testing
+
+@testable import RPCHTTP2
+
+/// Each protocol's decisions about a response, without sockets: heads, envelopes, ends,
+/// Connect's statuses and error JSON, and HTTP/1.1's keep-alive.
+@Suite("Response framing by protocol")
+struct ResponseFramingTests {
+    static let notFound = ResponseTrailers(
+        code: .notFound, message: "no item 42", detail: ErrorDetail(reason: "notFound", details: ["id": .number(42)]),
+        metadata: ["x-trace": "t1"])
+
+    @Test("gRPC: a plain head, the status as trailers, and a head alone for an answer with no message")
+    func grpc() {
+        let framing = ResponseFraming(contentType: .grpcJSON, compression: .identity)
+        guard case .plain(.grpcJSON) = framing.streamingHead([:]) else { Issue.record("not plain"); return }
+        #expect(framing.answersHeadOnly)
+        #expect(!framing.headWaitsForEnd)
+        #expect(framing.end(Self.notFound) == .trailers(Self.notFound))
+    }
+
+    @Test("gRPC-Web: the status in a trailer frame, flag 0x80, lower-case lines")
+    func grpcWeb() throws {
+        let framing = ResponseFraming(contentType: .grpcWebJSON, compression: .identity)
+        #expect(!framing.answersHeadOnly)
+        guard case .body(let bytes) = framing.end(.ok()) else { Issue.record("no body end"); return }
+        #expect(bytes == [0x80, 0, 0, 0, 16] + Array("grpc-status: 0\r\n".utf8))
+        guard case .body(let error) = framing.end(Self.notFound) else { Issue.record("no body end"); return }
+        let text = String(decoding: error.dropFirst(5), as: UTF8.self)
+        #expect(text.hasPrefix("grpc-status: 5\r\ngrpc-message: no item 42\r\ncatalog-error-bin: "))
+        #expect(text.hasSuffix("x-trace: t1\r\n"))
+    }
+
+    @Test("Connect streaming: the end-of-stream envelope holds {} or the error and the trailing metadata")
+    func connectStreaming() throws {
+        let framing = ResponseFraming(contentType: .connectStreamingJSON, compression: .identity)
+        guard case .body(let ok) = framing.end(.ok()) else { Issue.record("no body end"); return }
+        #expect(ok == [0x02, 0, 0, 0, 2] + Array("{}".utf8))
+        guard case .body(let failed) = framing.end(Self.notFound) else { Issue.record("no body end"); return }
+        #expect(failed[0] == 0x02)
+        let end = try JSONSerialization.jsonObject(with: Data(failed.dropFirst(5))) as? [String: Any]
+        let error = end?["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "not_found")
+        #expect(error?["message"] as? String == "no item 42")
+        #expect((end?["metadata"] as? [String: [String]])?["x-trace"] == ["t1"])
+    }
+
+    @Test("Connect unary: the HTTP status is the code's, the error a JSON body with the contract's detail")
+    func connectUnary() throws {
+        let framing = ResponseFraming(contentType: .connectJSON, compression: .identity)
+        #expect(framing.headWaitsForEnd)
+        let success = framing.unaryAnswer(message: Array(#"{"id":1}"#.utf8), initialMetadata: ["x-a": "b"], trailers: .ok(["x-t": "u"]))
+        guard case .fields(let fields) = success.head else { Issue.record("no fields"); return }
+        #expect(fields.first! == (":status", "200"))
+        #expect(fields.contains { $0 == ("x-a", "b") })
+        #expect(fields.contains { $0 == ("trailer-x-t", "u") })
+        #expect(success.body == Array(#"{"id":1}"#.utf8))
+
+        let failure = framing.unaryAnswer(message: nil, initialMetadata: [:], trailers: Self.notFound)
+        guard case .fields(let errorFields) = failure.head else { Issue.record("no fields"); return }
+        #expect(errorFields.first! == (":status", "404"))
+        #expect(errorFields.contains { $0 == ("content-type", "application/json") })
+        let json = try JSONSerialization.jsonObject(with: Data(failure.body)) as? [String: Any]
+        let detail = (json?["details"] as? [[String: Any]])?.first
+        #expect(detail?["type"] as? String == "catalog.v1.ErrorInfo")
+        #expect((detail?["debug"] as? [String: Any])?["reason"] as? String == "notFound")
+        let value = try #require(detail?["value"] as? String)
+        #expect(!value.contains("="), "unpadded")
+        #expect(Base64.decode(value).map { String(decoding: $0, as: UTF8.self) } == #"{"reason":"notFound","details":{"id":42}}"#)
+    }
+
+    @Test("a Connect unary answer of 1 KiB or more is gzipped when the client accepts it, a smaller one is not")
+    func connectUnaryCompression() throws {
+        let framing = ResponseFraming(contentType: .connectJSON, compression: .gzip)
+        let large = Array(repeating: UInt8(ascii: "a"), count: 4096)
+        let compressed = framing.unaryAnswer(message: large, initialMetadata: [:], trailers: .ok())
+        guard case .fields(let fields) = compressed.head else { Issue.record("no fields"); return }
+        #expect(fields.contains { $0 == ("content-encoding", "gzip") })
+        #expect(try Gzip.decompress(compressed.body, limit: 1 << 20) == large)
+        let small = framing.unaryAnswer(message: Array("{}".utf8), initialMetadata: [:], trailers: .ok())
+        #expect(small.body == Array("{}".utf8))
+    }
+
+    @Test("Connect's HTTP statuses are connect-go's", arguments: [
+        (StatusCode.invalidArgument, 400), (.unauthenticated, 401), (.permissionDenied, 403), (.notFound, 404), (.alreadyExists, 409),
+        (.aborted, 409), (.failedPrecondition, 400), (.resourceExhausted, 429), (.deadlineExceeded, 504), (.unavailable, 503),
+        (.internalError, 500), (.unimplemented, 501), (.cancelled, 499), (.unknown, 500), (.dataLoss, 500), (.outOfRange, 400),
+    ])
+    func httpStatus(code: StatusCode, status: Int) {
+        #expect(ConnectError.httpStatus(code) == status)
+    }
+
+    @Test("Connect's code names are snake case, CANCELLED spelled canceled")
+    func codeNames() {
+        #expect(ConnectError.codeName(.notFound) == "not_found")
+        #expect(ConnectError.codeName(.cancelled) == "canceled")
+        #expect(ConnectError.codeName(.deadlineExceeded) == "deadline_exceeded")
+    }
+
+    @Test("HTTP/1.1: keep-alive unless the request says close; a response before the request's end closes")
+    func exchange() {
+        var exchange = HTTP1Exchange()
+        exchange.requestBegan(keepAlive: true, method: .POST)
+        #expect(exchange.takesBody)
+        exchange.requestEnded()
+        let keptOpen = !exchange.responseEnded()
+        #expect(keptOpen, "keep-alive")
+
+        exchange.requestBegan(keepAlive: true, method: .POST)
+        let closes1 = exchange.responseEnded()
+        #expect(closes1, "answered before the body ended: its rest cannot be told from the next request")
+
+        exchange.requestBegan(keepAlive: false, method: .GET)
+        exchange.requestEnded()
+        let closes2 = exchange.responseEnded()
+        #expect(closes2, "connection: close")
+
+        exchange.requestBegan(keepAlive: true, method: .GET)
+        exchange.closeAfterResponse()
+        exchange.requestEnded()
+        let closes3 = exchange.responseEnded()
+        #expect(closes3, "a shutdown or a refusal")
+    }
+
+    @Test("HTTP/1.1 refuses smuggling shapes and oversize announcements before the call starts")
+    func refusals() {
+        let exchange = HTTP1Exchange()
+        func head(_ fields: [(String, String)]) -> HTTPRequestHead {
+            HTTPRequestHead(version: .http1_1, method: .POST, uri: "/a/B", headers: HTTPHeaders(fields))
+        }
+        let fine = RequestHeaders(limit: 1 << 14)
+        #expect(exchange.refusal(of: head([("content-length", "2")]), headers: fine, maxMessageSize: 100) == nil)
+        #expect(exchange.refusal(of: head([("content-length", "2"), ("transfer-encoding", "chunked")]), headers: fine, maxMessageSize: 100) == .badRequest)
+        #expect(exchange.refusal(of: head([("content-length", "2"), ("content-length", "3")]), headers: fine, maxMessageSize: 100) == .badRequest)
+        #expect(exchange.refusal(of: head([("content-length", "-1")]), headers: fine, maxMessageSize: 100) == .badRequest)
+        #expect(exchange.refusal(of: head([("content-length", "106")]), headers: fine, maxMessageSize: 100) == .payloadTooLarge)
+        var overflowed = RequestHeaders(limit: 40)
+        var name = "x-long"
+        var value = String(repeating: "a", count: 100)
+        name.withUTF8 { n in value.withUTF8 { v in overflowed.append(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
+        #expect(exchange.refusal(of: head([]), headers: overflowed, maxMessageSize: 100) == .requestHeaderFieldsTooLarge)
+    }
+}
