@@ -45,11 +45,11 @@ struct CatalogdMetricsTests {
         // Each count is recorded before the call's end is sent, so it is there once the client has it.
         let during = try MetricsScrape.fetch(port: metricsPort)
         let list = #"method="/catalog.v1.Categories/List""#
-        #expect(during.samples[#"rpc_server_calls_total{\#(list),status="OK"}"#] == 2, "\(during.body)")
+        #expect(during.samples[#"rpc_server_calls_total{\#(list),status="OK",protocol="grpc"}"#] == 2, "\(during.body)")
         #expect(
-            during.samples[#"rpc_server_calls_total{method="/catalog.v1.Categories/Get",status="NOT_FOUND"}"#] == 1,
+            during.samples[#"rpc_server_calls_total{method="/catalog.v1.Categories/Get",status="NOT_FOUND",protocol="grpc"}"#] == 1,
             "\(during.body)")
-        #expect(during.samples[#"rpc_server_calls_total{method="/catalog.v1.Categories/Get",status="OK"}"#] == nil)
+        #expect(during.samples[#"rpc_server_calls_total{method="/catalog.v1.Categories/Get",status="OK",protocol="grpc"}"#] == nil)
         let buckets = during.histogram("rpc_server_call_duration_seconds", list)
         #expect(buckets.map(\.le) == Self.durationBounds, "\(during.body)")
         #expect(buckets.map(\.count) == buckets.map(\.count).sorted(), "cumulative: \(buckets)")
@@ -66,7 +66,7 @@ struct CatalogdMetricsTests {
             let scrape = try MetricsScrape.fetch(port: metricsPort)
             return scrape.samples["catalog_watch_subscribers"] == 0 ? scrape : nil
         }
-        #expect(after.samples[#"rpc_server_calls_total{method="/catalog.v1.Filters/Watch",status="CANCELLED"}"#] == 1,
+        #expect(after.samples[#"rpc_server_calls_total{method="/catalog.v1.Filters/Watch",status="CANCELLED",protocol="grpc"}"#] == 1,
                 "\(after.body)")
         await client.close()
     }

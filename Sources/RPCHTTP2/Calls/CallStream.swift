@@ -95,6 +95,7 @@ final class CallStream {
     /// those of the method at `path`.
     func rejected(_ rejected: RequestValidation.Rejected, path: String, metrics: MethodMetrics, transport: any CallTransport) {
         let answer = rejected.answer
+        if let contentType = rejected.contentType { framing = ResponseFraming(contentType: contentType, compression: .identity) }
         machine.answeredBeforeStart(withBody: answer.body != nil)
         self.metrics = metrics
         accessEntry?.path = path
@@ -277,7 +278,7 @@ final class CallStream {
     private func recordEnd(_ code: StatusCode) {
         guard let openedAt else { return }
         let duration = openedAt.duration(to: .now)
-        metrics?.record(code, after: duration)
+        metrics?.record(code, after: duration, framing: framing.contentType.framing)
         guard let accessLog, var entry = accessEntry else { return }
         entry.requestMessages = inbound?.messageCount ?? 0
         accessLog.write(entry, code: code, duration: duration)

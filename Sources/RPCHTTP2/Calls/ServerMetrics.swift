@@ -5,7 +5,8 @@ import Synchronization
 /// The server's metrics, recorded through swift-metrics into whatever backend the program
 /// bootstrapped (nothing when it bootstrapped none):
 ///
-/// - `rpc_server_calls_total{method, status}`: calls ended, by method path and status name.
+/// - `rpc_server_calls_total{method, status, protocol}`: calls ended, by method path, status
+///   name and protocol (`grpc`, `grpc_web` or `connect`).
 /// - `rpc_server_call_duration_seconds{method}`: a timer per method, from the request headers
 ///   to the status.
 /// - `rpc_server_connections`, `rpc_server_streams`: connections and streams open now.
@@ -88,9 +89,12 @@ final class ServerMetrics: Sendable {
 final class MethodMetrics: Sendable {
     private struct Handles {
         var duration: Timer?
-        /// By `StatusCode.rawValue`.
-        var calls: [Counter?] = Array(repeating: nil, count: 17)
+        /// By protocol (`protocolIndex`), then `StatusCode.rawValue`.
+        var calls: [[Counter?]] = Array(repeating: Array(repeating: nil, count: 17), count: MethodMetrics.protocols.count)
     }
+
+    /// The protocols calls are counted by, as `ContentType.protocolName` names them.
+    static let protocols = ["grpc", "grpc_web", "connect"]
 
     /// The method's path, or `unknown`.
     let method: String
@@ -102,13 +106,19 @@ final class MethodMetrics: Sendable {
         self.factory = factory
     }
 
-    /// Records a call that ended with `code` after `elapsed`.
-    func record(_ code: StatusCode, after elapsed: Duration) {
+    /// Records a call in `framing`'s protocol that ended with `code` after `elapsed`.
+    func record(_ code: StatusCode, after elapsed: Duration, framing: ContentType.Framing) {
+        let protocolIndex =
+            switch framing {
+            case .grpc: 0
+            case .grpcWeb, .grpcWebText: 1
+            case .connectUnary, .connectStreaming: 2
+            }
         let (duration, calls) = handles.withLock { handles in
             let duration = handles.duration ?? makeTimer()
-            let calls = handles.calls[code.rawValue] ?? makeCounter(code)
+            let calls = handles.calls[protocolIndex][code.rawValue] ?? makeCounter(code, protocol: Self.protocols[protocolIndex])
             handles.duration = duration
-            handles.calls[code.rawValue] = calls
+            handles.calls[protocolIndex][code.rawValue] = calls
             return (duration, calls)
         }
         duration.recordNanoseconds(elapsed.nanoseconds)
@@ -119,7 +129,9 @@ final class MethodMetrics: Sendable {
         Timer(label: "rpc_server_call_duration_seconds", dimensions: [("method", method)], factory: factory)
     }
 
-    private func makeCounter(_ code: StatusCode) -> Counter {
-        Counter(label: "rpc_server_calls_total", dimensions: [("method", method), ("status", code.name)], factory: factory)
+    private func makeCounter(_ code: StatusCode, protocol name: String) -> Counter {
+        Counter(
+            label: "rpc_server_calls_total", dimensions: [("method", method), ("status", code.name), ("protocol", name)],
+            factory: factory)
     }
 }
