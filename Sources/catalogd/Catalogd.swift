@@ -76,6 +76,15 @@ struct Catalogd: AsyncParsableCommand {
     @Flag(help: "Log one line per call at info level: method, status, duration, peer, token name (env CATALOG_ACCESS_LOG=1).")
     var accessLog = false
 
+    @Option(
+        help: ArgumentHelp(
+            """
+            A browser origin whose pages may call by Connect or gRPC-Web (CORS), e.g. https://console.example.com; \
+            repeat for several (env CATALOG_CORS_ORIGINS, comma-separated). Off by default.
+            """,
+            valueName: "origin"))
+    var corsOrigin: [String] = []
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -248,6 +257,8 @@ struct Catalogd: AsyncParsableCommand {
             configuration.shutdownGracePeriod = .seconds(shutdownGraceSeconds)
             configuration.accessLogLevel = accessLog || Self.isSet(environment["CATALOG_ACCESS_LOG"]) ? .info : nil
             configuration.tls = tls
+            let corsOrigins = corsOrigin.isEmpty ? (environment["CATALOG_CORS_ORIGINS"] ?? "").split(separator: ",").map(String.init) : corsOrigin
+            configuration.corsOrigins = Set(corsOrigins.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
 
             var filterLimits = FilterHub.Limits()
             filterLimits.maxSubscribers = maxWatchSubscribers

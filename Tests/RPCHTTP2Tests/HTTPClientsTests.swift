@@ -91,3 +91,54 @@ struct HTTPClientsTests {
         return data
     }
 }
+
+/// CORS (contract §1.1): preflights and responses echo an allowed origin, never another.
+@Suite("CORS for browsers on other origins")
+struct CORSTests {
+    static func exchange(port: Int, _ request: String) async throws -> String {
+        try await runBlocking {
+            let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
+            defer { raw.close() }
+            try raw.sendRaw(Array(request.utf8))
+            return String(decoding: try raw.readRawUntilClosed(), as: UTF8.self).lowercased()
+        }
+    }
+
+    @Test("an allowed origin's preflight and call are answered with that origin, Vary and the exposed headers")
+    func allowed() async throws {
+        try await withTestServer(configure: { $0.corsOrigins = ["https://console.example"] }) { server in
+            let preflight = try await Self.exchange(
+                port: server.port,
+                "OPTIONS /echo.v1.Echo/Get HTTP/1.1\r\nHost: a\r\nOrigin: https://console.example\r\n"
+                    + "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n")
+            #expect(preflight.hasPrefix("http/1.1 204"), "\(preflight)")
+            #expect(preflight.contains("access-control-allow-origin: https://console.example\r\n"))
+            #expect(preflight.contains("vary: origin\r\n"))
+            #expect(preflight.contains("access-control-allow-methods: post, get\r\n"))
+            #expect(preflight.contains("authorization"))
+            let body = #"{"text":"c"}"#
+            let call = try await Self.exchange(
+                port: server.port,
+                "POST /echo.v1.Echo/Get HTTP/1.1\r\nHost: a\r\nOrigin: https://console.example\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            #expect(call.hasPrefix("http/1.1 200"), "\(call)")
+            #expect(call.contains("access-control-allow-origin: https://console.example\r\n"))
+            #expect(call.contains("access-control-expose-headers: grpc-status, grpc-message, catalog-error-bin\r\n"))
+        }
+    }
+
+    @Test("another origin gets no Access-Control-Allow-Origin; with CORS off, nobody does")
+    func refused() async throws {
+        for origins: Set<String> in [["https://console.example"], []] {
+            try await withTestServer(configure: { $0.corsOrigins = origins }) { server in
+                let body = #"{"text":"c"}"#
+                let call = try await Self.exchange(
+                    port: server.port,
+                    "POST /echo.v1.Echo/Get HTTP/1.1\r\nHost: a\r\nOrigin: https://evil.example\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+                #expect(call.hasPrefix("http/1.1 200"), "\(call)")
+                #expect(!call.contains("access-control-allow-origin"), "\(call)")
+            }
+        }
+    }
+}

@@ -17,6 +17,8 @@ final class CallStream {
     @exclusivity(unchecked) private var inbound: InboundBody?
     /// How the response goes on the wire, by the call's protocol.
     @exclusivity(unchecked) private var framing = ResponseFraming(contentType: .grpc, compression: .identity)
+    /// CORS fields every response head of this call carries (`CORSPolicy`); usually none.
+    @exclusivity(unchecked) var corsFields: [(name: String, value: String)] = []
     /// A Connect unary call's response message, held until its status is known (`ResponseFraming.headWaitsForEnd`).
     @exclusivity(unchecked) private var heldMessage: [UInt8]?
 
@@ -101,7 +103,7 @@ final class CallStream {
         accessEntry?.path = path
         accessEntry?.caller = rejected.caller
         recordEnd(rejected.trailers.code)
-        transport.sendResponseHead(answer.head, of: self, hasBody: answer.body != nil)
+        sendHead(answer.head, hasBody: answer.body != nil, transport: transport)
         if let body = answer.body {
             outbound.append(body)
             wakeBody(transport)
@@ -196,6 +198,23 @@ final class CallStream {
 
     // MARK: Response side
 
+    /// Sends a response head, with the call's CORS fields.
+    private func sendHead(_ head: ResponseHead, hasBody: Bool, transport: any CallTransport) {
+        guard !corsFields.isEmpty else { return transport.sendResponseHead(head, of: self, hasBody: hasBody) }
+        let fields =
+            switch head {
+            case .plain(let contentType): ResponseFraming.plainHeadFields(contentType)
+            case .fields(let fields): fields
+            }
+        transport.sendResponseHead(.fields(fields + corsFields), of: self, hasBody: hasBody)
+    }
+
+    /// Answers a CORS preflight with `fields`, `:status` first; no call runs.
+    func answerPreflight(_ fields: [(name: String, value: String)], transport: any CallTransport) {
+        machine.answeredBeforeStart()
+        transport.sendResponseHead(.fields(fields), of: self, hasBody: false)
+    }
+
     /// Tells the transport that body bytes wait, if a read found none before.
     private func wakeBody(_ transport: any CallTransport) {
         if outbound.takeDeferred() { transport.resumeResponseBody(of: self) }
@@ -286,7 +305,7 @@ final class CallStream {
 
     /// Sends the response head; the body follows from `readBody`.
     private func submitResponseHeaders(_ transport: any CallTransport, _ initialMetadata: Metadata) {
-        transport.sendResponseHead(framing.streamingHead(initialMetadata), of: self, hasBody: true)
+        sendHead(framing.streamingHead(initialMetadata), hasBody: true, transport: transport)
     }
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
@@ -303,7 +322,7 @@ final class CallStream {
             if framing.headWaitsForEnd {
                 let message = lastMessage ?? heldMessage.take()
                 let answer = framing.unaryAnswer(message: message, initialMetadata: initialMetadata, trailers: trailers)
-                transport.sendResponseHead(answer.head, of: self, hasBody: true)
+                sendHead(answer.head, hasBody: true, transport: transport)
                 if message != nil, trailers.code == .ok { accessEntry?.responseMessages += 1 }
                 accessEntry?.responseBytes += answer.body.count
                 outbound.append(answer.body)
@@ -327,7 +346,7 @@ final class CallStream {
         let head = framing.headOnly(trailers)
         // No reset after it: nghttp2 would drop the queued HEADERS. Request bytes that still
         // arrive are credited and discarded.
-        transport.sendResponseHead(head, of: self, hasBody: false)
+        sendHead(head, hasBody: false, transport: transport)
     }
 
     /// Answers the transport's read of the response body.

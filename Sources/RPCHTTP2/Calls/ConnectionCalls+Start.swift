@@ -31,6 +31,13 @@ extension ConnectionCalls {
     /// authorizer.
     func startCall(on stream: CallStream, headers: RequestHeaders) {
         guard let transport, let eventLoop, let wakeQueue else { return }
+        if cors.isEnabled {
+            if headers.method == "OPTIONS" {
+                stream.answerPreflight([(":status", "204")] + cors.preflightFields(origin: headers.origin), transport: transport)
+                return
+            }
+            stream.corsFields = cors.responseFields(origin: headers.origin)
+        }
         if callRate?.admit() == false, let trailers = callRate?.refusal {
             answer(stream, RequestValidation.refuse(headers, with: trailers), path: headers.path)
             return

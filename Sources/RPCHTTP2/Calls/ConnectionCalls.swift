@@ -22,6 +22,8 @@ final class ConnectionCalls {
     let metrics: ServerMetrics
     /// Shared by the server's connections: warnings a peer can provoke are rate-limited.
     let warnings: WarningThrottle
+    /// Which browser origins may call (`HTTP2ServerConfiguration.corsOrigins`).
+    let cors: CORSPolicy
     /// The front end, until the connection is gone.
     @exclusivity(unchecked) var transport: (any CallTransport)?
     @exclusivity(unchecked) var eventLoop: (any EventLoop)?
@@ -58,6 +60,7 @@ final class ConnectionCalls {
         self.baseLogger = logger
         self.metrics = metrics
         self.warnings = warnings
+        self.cors = CORSPolicy(origins: configuration.corsOrigins)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0, clock: configuration.callRateClock) }
         self.buffered = BufferedBytes(
             limit: configuration.maxBufferedBytesPerConnection,

@@ -33,6 +33,8 @@ struct RequestHeaders {
     private(set) var httpAcceptEncoding: String?
     private(set) var connectContentEncoding: String?
     private(set) var connectAcceptEncoding: String?
+    /// A browser's `origin`, for CORS.
+    private(set) var origin: String?
     /// Every field that is not reserved to the protocol (`Metadata.addReceived`).
     var metadata: Metadata {
         if diverged { return ownMetadata }
@@ -88,7 +90,9 @@ struct RequestHeaders {
             if acceptEncoding == nil { acceptEncoding = Self.string(value) }
         } else if name.first == UInt8(ascii: ":") {
             return
-        } else if name.first == UInt8(ascii: "c") || name.first == UInt8(ascii: "a"), appendHTTPField(name: name, value: value) {
+        } else if name.first == UInt8(ascii: "c") || name.first == UInt8(ascii: "a") || name.first == UInt8(ascii: "o"),
+            appendHTTPField(name: name, value: value)
+        {
             return
         } else {
             addMetadata(name: name, value: value)
@@ -109,6 +113,8 @@ struct RequestHeaders {
             if connectContentEncoding == nil { connectContentEncoding = Self.string(value) }
         } else if Self.equal(name, "connect-accept-encoding") {
             if connectAcceptEncoding == nil { connectAcceptEncoding = Self.string(value) }
+        } else if Self.equal(name, "origin") {
+            if origin == nil { origin = Self.string(value) }
         } else {
             return false
         }

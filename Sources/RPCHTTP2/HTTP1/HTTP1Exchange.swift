@@ -38,12 +38,11 @@ struct HTTP1Exchange {
         closesAfterResponse = true
     }
 
-    /// The response is written; returns whether the connection closes now: when asked to, or
-    /// when the request's body has not ended (its rest cannot be told from the next request).
+    /// The response is written; returns whether the connection closes now (when asked to). A
+    /// request whose body had not ended goes on being read, and its rest dropped, until its end.
     mutating func responseEnded() -> Bool {
-        let close = closesAfterResponse || request != .ended
-        request = .idle
-        return close
+        if request == .ended { request = .idle }
+        return closesAfterResponse
     }
 
     /// The status that refuses a request before its call starts, if one does: framing that can

@@ -71,6 +71,10 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// caller, messages and bytes; never metadata); `nil` writes none. Checked against the
     /// logger's level once per connection, so a dropped level costs nothing per call. Default `nil`.
     public var accessLogLevel: Logger.Level?
+    /// The browser origins (e.g. `https://console.example.com`) whose pages may call the
+    /// server by Connect or gRPC-Web: CORS preflights and responses echo an origin of this set,
+    /// and no other. Default empty: CORS off.
+    public var corsOrigins: Set<String> = []
     /// TLS with ALPN `h2` on every connection; `nil` serves cleartext HTTP/2 (h2c with prior
     /// knowledge). Default `nil`.
     public var tls: ServerTLS?
