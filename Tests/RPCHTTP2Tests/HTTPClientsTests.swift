@@ -142,3 +142,39 @@ struct CORSTests {
         }
     }
 }
+
+/// The PyPI `connectrpc` client, a genuine third-party Connect and gRPC-Web client (with a
+/// codec for JSON dictionaries), against the server.
+@Suite("connectrpc (PyPI) calls the server over Connect and gRPC-Web")
+struct ConnectRPCClientTests {
+    struct Entry: Decodable {
+        struct Failure: Decodable { let code: String?; let message: String? }
+        struct StreamFailure: Decodable { let received: [Int]; let code: String?; let message: String? }
+        let unary: EchoResponse
+        let large: Int
+        let get: EchoResponse?
+        let error: Failure?
+        let stream: [Int]
+        let streamError: StreamFailure
+    }
+
+    @Test("unary, a large message, GET, errors, streams and an error after messages, as gRPC answers them")
+    func connectrpc() async throws {
+        try await withTestServer { server in
+            let output = try await PythonProcess.output(ofScript: "connectrpc_client.py", arguments: ["--port", "\(server.port)"])
+            let report = try JSONDecoder().decode([String: Entry].self, from: Data(output))
+            for (label, entry) in report {
+                #expect(entry.unary == EchoResponse(text: "héllo"), "\(label)")
+                #expect(entry.large == 5000, "\(label)")
+                #expect(entry.error?.code == "not_found", "\(label)")
+                #expect(entry.error?.message == "no item 42", "\(label)")
+                #expect(entry.stream == [0, 1, 2, 3, 4], "\(label)")
+                #expect(entry.streamError.received == [0, 1, 2], "\(label)")
+                #expect(entry.streamError.code == "failed_precondition", "\(label)")
+                #expect(entry.streamError.message == "stop", "\(label)")
+            }
+            #expect(report["connect"]?.get == EchoResponse(text: "by get"))
+            #expect(report.keys.sorted() == ["connect", "grpcWeb"])
+        }
+    }
+}
