@@ -16,8 +16,10 @@ package struct PageToken: Codable, Equatable {
     package var id: Int64
 
     package func encoded() -> String {
-        // Encoding these plain fields cannot fail.
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        // Encoding these plain fields cannot fail. Sorted keys: the same page has the same token.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(self)) ?? Data()
         return data.base64EncodedString()
     }
 
