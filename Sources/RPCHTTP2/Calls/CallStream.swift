@@ -68,6 +68,9 @@ final class CallStream {
     /// response bytes not yet sent.
     var heldBytes: Int { (inbound?.bufferedByteCount ?? 0) + outbound.count }
 
+    /// Response bytes queued and not yet read out by the front end.
+    var queuedResponseBytes: Int { outbound.count }
+
     /// Whether response bytes wait to be sent.
     var responseWaiting: Bool { !outbound.isEmpty }
 

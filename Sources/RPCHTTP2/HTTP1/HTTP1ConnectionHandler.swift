@@ -185,9 +185,11 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         guard let context, let stream = current, !closing else { return }
         var wrote = false
         while context.channel.isWritable || pendingHead != nil {
-            var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
+            // As large as what waits (a unary answer in one piece), within 256 bytes and 64 KiB.
+            let size = min(max(stream.queuedResponseBytes, 256), 64 * 1024)
+            var buffer = context.channel.allocator.buffer(capacity: size)
             var read = ResponseBodyRead.deferred
-            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16 * 1024) { bytes in
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { bytes in
                 read = calls.readBody(of: stream, into: bytes)
                 switch read {
                 case .bytes(let count), .last(let count, _): return count
