@@ -2,8 +2,9 @@
 # fuzz.sh [SECONDS]: builds Fuzz/ with libFuzzer and AddressSanitizer, then fuzzes for SECONDS
 # (default 60) each: the message deframer and the JSON decoding of every request of the contract,
 # then a whole server connection (FUZZ_TARGET=connection: nghttp2, the connection handler and
-# catalogd's router in memory). Seeds and dictionaries come from Schema/catalog.v1.json, plus
-# every input in Fuzz/Regressions (connection-* for the connection). On a crash it exits
+# catalogd's router in memory), then an HTTP/1.1 one (FUZZ_TARGET=http1: NIOHTTP1's codec and the
+# HTTP/1.1 front end). Seeds and dictionaries come from Schema/catalog.v1.json, plus every input
+# in Fuzz/Regressions (connection-* for the connection, http1-* for HTTP/1.1). On a crash it exits
 # non-zero and prints the input (base64): add it to Fuzz/Regressions, where `swift test`
 # replays it (FuzzRegressionTests), then fix the code.
 set -euo pipefail
@@ -21,10 +22,11 @@ python3 Fuzz/seeds.py Schema/catalog.v1.json "$work/seeds" "$work/dictionary" "$
 for input in Fuzz/Regressions/*; do
   case "$(basename "$input")" in
     connection-*) cp "$input" "$work/connection-seeds/" ;;
+    http1-*) mkdir -p "$work/http1-seeds"; cp "$input" "$work/http1-seeds/" ;;
     *) cp "$input" "$work/seeds/" ;;
   esac
 done
-mkdir "$work/corpus" "$work/connection-corpus" "$work/crashes"
+mkdir -p "$work/corpus" "$work/connection-corpus" "$work/http1-corpus" "$work/http1-seeds" "$work/crashes"
 # Swift's backtracer reads memory that AddressSanitizer flags: libFuzzer's own report is enough.
 export SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp"
 
@@ -34,6 +36,9 @@ Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=819
 FUZZ_TARGET=connection Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=32768 \
   -rss_limit_mb=1024 -malloc_limit_mb=64 -print_final_stats=1 -dict="$work/connection-dictionary" \
   -artifact_prefix="$work/crashes/connection-" "$work/connection-corpus" "$work/connection-seeds" || status=$?
+FUZZ_TARGET=http1 Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=32768 \
+  -rss_limit_mb=1024 -malloc_limit_mb=64 -print_final_stats=1 \
+  -artifact_prefix="$work/crashes/http1-" "$work/http1-corpus" "$work/http1-seeds" || status=$?
 for crash in "$work"/crashes/*; do
   [ -e "$crash" ] || continue
   echo "fuzz: $(basename "$crash") (base64): $(base64 -w0 "$crash")"

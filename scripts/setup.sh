@@ -6,8 +6,8 @@
 #      already installed.
 #   2. pip: Tests/requirements.txt (grpcio for the interop tests, PyYAML to read the CLI's YAML,
 #      h2 for the tests that play a hostile HTTP/2 client, cbor2 for the CBOR peer, connectrpc
-#      for the Connect and gRPC-Web client); skipped when the pinned grpcio version, PyYAML, h2,
-#      cbor2 and connectrpc already import.
+#      and httpx for the Connect and gRPC-Web clients); skipped when the pinned grpcio version,
+#      PyYAML, h2, cbor2, connectrpc and httpx already import.
 # Uses sudo only when not root and sudo exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,9 +31,9 @@ fi
 
 want=$(sed -n 's/^grpcio==//p' Tests/requirements.txt)
 have=$(python3 -c 'import grpc; print(grpc.__version__)' 2>/dev/null || true)
-if [ "$have" != "$want" ] || ! python3 -c 'import yaml, h2, cbor2, connectrpc' 2>/dev/null; then
+if [ "$have" != "$want" ] || ! python3 -c 'import yaml, h2, cbor2, connectrpc, httpx' 2>/dev/null; then
   echo "setup: pip install -r Tests/requirements.txt (grpcio ${have:-absent} -> $want)"
   python3 -m pip install --quiet -r Tests/requirements.txt
 else
-  echo "setup: grpcio $have, PyYAML, h2, cbor2 and connectrpc already installed"
+  echo "setup: grpcio $have, PyYAML, h2, cbor2, connectrpc and httpx already installed"
 fi

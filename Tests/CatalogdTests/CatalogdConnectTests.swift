@@ -56,5 +56,7 @@ struct CatalogdConnectTests {
         #expect(watch["status"] as? Int == 200)
         #expect(watch["flag"] as? Int == 0, "a message, not the end of the stream")
         #expect(watch["filterId"] as? String == "categories")
+        #expect(watch["changeSelected"] as? Int == 3, "a Select over gRPC reaches the Connect subscriber: \(watch)")
+        #expect(watch["changeRevision"] as? Int == watch["selectRevision"] as? Int, "\(watch)")
     }
 }

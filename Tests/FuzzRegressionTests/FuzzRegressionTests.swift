@@ -26,6 +26,9 @@ struct FuzzRegressionTests {
         if name.hasPrefix("connection-") {
             try await Self.connectionPrepared.value
             #expect(throws: Never.self) { try ConnectionFuzzTarget.run(bytes) }
+        } else if name.hasPrefix("http1-") {
+            try await Self.connectionPrepared.value
+            #expect(throws: Never.self) { try HTTP1FuzzTarget.run(bytes) }
         } else {
             #expect(throws: Never.self) { try FuzzTargets.run(bytes) }
         }

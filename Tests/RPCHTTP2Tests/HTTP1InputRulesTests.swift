@@ -86,3 +86,47 @@ struct HTTP1InputRulesTests {
         }
     }
 }
+
+/// Graceful shutdown over HTTP/1.1: the request in flight finishes, its response says
+/// `connection: close`, then the connection closes; a call past the grace period is answered
+/// UNAVAILABLE (503 over Connect).
+@Suite("HTTP/1.1 graceful shutdown", .timeLimit(.minutes(1)))
+struct HTTP1ShutdownTests {
+    static func call(port: Int, _ body: String) async throws -> String {
+        try await runBlocking {
+            let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(20))
+            defer { raw.close() }
+            let request = HTTP1InputRulesTests.head.replacingOccurrences(of: "/Quick", with: "/Get")
+                + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+            try raw.sendRaw(Array(request.utf8))
+            return String(decoding: try raw.readRawUntilClosed(), as: UTF8.self)
+        }
+    }
+
+    @Test("the request in flight finishes and is told the connection closes; then it closes")
+    func inFlightFinishes() async throws {
+        try await withTestServer(configure: { $0.shutdownGracePeriod = .seconds(30) }) { server in
+            let port = server.port
+            async let answer = Self.call(port: port, #"{"text":"drain","sleepMs":200}"#)
+            _ = await server.probe.next { $0 == .started("drain") }
+            server.server.beginGracefulShutdown()
+            let text = try await answer
+            #expect(text.hasPrefix("HTTP/1.1 200 OK"), "\(text)")
+            #expect(text.lowercased().contains("connection: close\r\n"), "\(text)")
+            #expect(text.hasSuffix(#"{"text":"drain"}"#))
+        }
+    }
+
+    @Test("a call still running when the grace period ends is answered 503 unavailable")
+    func graceEnds() async throws {
+        try await withTestServer(configure: { $0.shutdownGracePeriod = .milliseconds(300) }) { server in
+            let port = server.port
+            async let answer = Self.call(port: port, #"{"text":"late","sleepMs":10000}"#)
+            _ = await server.probe.next { $0 == .started("late") }
+            server.server.beginGracefulShutdown()
+            let text = try await answer
+            #expect(text.hasPrefix("HTTP/1.1 503 "), "\(text)")
+            #expect(text.contains(#""code":"unavailable""#), "\(text)")
+        }
+    }
+}

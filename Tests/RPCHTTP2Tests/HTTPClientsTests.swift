@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import TestCertificates
 import Testing
 
 @testable import RPCHTTP2
@@ -61,6 +62,25 @@ struct HTTPClientsTests {
         }
     }
 
+    @Test("httpx over HTTP/1.1 and HTTP/2: unary, GET, an error and a stream read as it arrives")
+    func httpx() async throws {
+        try await withTestServer { server in
+            let output = try await PythonProcess.output(ofScript: "httpx_client.py", arguments: ["--port", "\(server.port)"])
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(output)) as? [String: [String: Any]])
+            #expect(report["http1"]?["version"] as? String == "HTTP/1.1")
+            #expect(report["http2"]?["version"] as? String == "HTTP/2")
+            for (label, entry) in report {
+                #expect((entry["unary"] as? [String: Any])?["text"] as? String == "x", "\(label)")
+                #expect((entry["get"] as? [String: Any])?["text"] as? String == "g", "\(label)")
+                #expect((entry["error"] as? [String: Any])?["status"] as? Int == 403, "\(label)")
+                #expect((entry["error"] as? [String: Any])?["code"] as? String == "permission_denied", "\(label)")
+                let stream = entry["stream"] as? [String: Any]
+                #expect(stream?["indexes"] as? [Int] == [0, 1, 2, 3], "\(label)")
+                #expect((stream?["end"] as? [String: Any])?.isEmpty == true, "\(label)")
+            }
+        }
+    }
+
     @Test("curl's plain POST and GET work over HTTP/1.1 and HTTP/2", arguments: [[String](), ["--http2-prior-knowledge"]])
     func curl(options: [String]) async throws {
         try await withTestServer { server in
@@ -71,6 +91,21 @@ struct HTTPClientsTests {
             #expect(try JSONDecoder().decode(EchoResponse.self, from: get) == EchoResponse(text: "g"))
             let write = try await Self.curl(options + ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/echo.v1.Echo/Get?encoding=json&message=%7B%7D"])
             #expect(String(decoding: write, as: UTF8.self) == "405", "a method not registered as a read refuses GET")
+        }
+    }
+
+    @Test("over TLS, ALPN http/1.1 and h2 both serve Connect", arguments: ["--http1.1", "--http2"])
+    func curlOverTLS(version: String) async throws {
+        let pki = try TestPKI()
+        let tls = try pki.serverTLS()
+        try await withTestServer(configure: { $0.tls = tls }) { server in
+            let output = try await Self.curl([
+                version, "-s", "--cacert", pki.caFile, "-w", "\n%{http_version}", "-d", #"{"text":"tls"}"#, "-H", "content-type: application/json",
+                "https://127.0.0.1:\(server.port)/echo.v1.Echo/Get",
+            ])
+            let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+            #expect(lines.first.map(String.init) == #"{"text":"tls"}"#, "\(lines)")
+            #expect(lines.last.map(String.init) == (version == "--http1.1" ? "1.1" : "2"), "\(lines)")
         }
     }
 

@@ -13,15 +13,17 @@ func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
-/// The target, chosen by the environment: `FUZZ_TARGET=connection` fuzzes a whole server
-/// connection (`ConnectionFuzzTarget`); anything else, the deframer and requests' JSON (`FuzzTargets`).
-let fuzzesConnection = getenv("FUZZ_TARGET").map { String(cString: $0) } == "connection"
+/// The target, chosen by the environment: `FUZZ_TARGET=connection` fuzzes a whole HTTP/2 server
+/// connection (`ConnectionFuzzTarget`), `FUZZ_TARGET=http1` an HTTP/1.1 one (`HTTP1FuzzTarget`);
+/// anything else, the deframer and requests' JSON (`FuzzTargets`).
+let chosenTarget = getenv("FUZZ_TARGET").map { String(cString: $0) }
+let fuzzesConnection = chosenTarget == "connection" || chosenTarget == "http1"
 
 func target(_ input: [UInt8]) throws(FuzzFailure) {
-    if fuzzesConnection {
-        try ConnectionFuzzTarget.run(input)
-    } else {
-        try FuzzTargets.run(input)
+    switch chosenTarget {
+    case "connection": try ConnectionFuzzTarget.run(input)
+    case "http1": try HTTP1FuzzTarget.run(input)
+    default: try FuzzTargets.run(input)
     }
 }
 

@@ -69,7 +69,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// Parses a `content-type` value; `nil` for any type without a codec here (answered with
     /// HTTP 415). Parameters such as `; charset=utf-8` are ignored.
     package init?(headerValue: String) {
-        switch headerValue {  // the exact values every gRPC client sends: no parsing
+        switch headerValue {  // the exact values most clients send: no parsing
         case "application/grpc":
             self = .grpc
             return
@@ -78,6 +78,9 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
             return
         case "application/grpc+cbor":
             self = .grpcCBOR
+            return
+        case "application/json":
+            self = .connectJSON
             return
         default:
             break

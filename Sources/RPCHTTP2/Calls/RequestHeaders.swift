@@ -78,9 +78,7 @@ struct RequestHeaders {
             if method == nil { method = Self.string(value) }
         } else if Self.equal(name, "content-type") {
             if contentType == nil {
-                contentType = Self.reuse(ContentType.grpcJSON.headerValue, for: value)
-                    ?? Self.reuse(ContentType.grpc.headerValue, for: value)
-                    ?? Self.reuse(ContentType.grpcCBOR.headerValue, for: value) ?? Self.string(value)
+                contentType = Self.knownContentTypes.lazy.compactMap { Self.reuse($0, for: value) }.first ?? Self.string(value)
             }
         } else if Self.equal(name, "grpc-timeout") {
             if timeout == nil { timeout = Self.string(value) }
@@ -139,6 +137,9 @@ struct RequestHeaders {
         }
         ownMetadata.addReceived(Self.string(name), Self.string(value))
     }
+
+    /// The content types clients send, whose strings are reused rather than made per request.
+    private static let knownContentTypes = ContentType.everyProtocol.map(\.headerValue)
 
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
         bytes.count == literal.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)

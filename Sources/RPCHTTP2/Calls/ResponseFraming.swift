@@ -37,7 +37,7 @@ struct ResponseFraming {
 
     /// The head of a response that streams messages (not Connect unary).
     func streamingHead(_ initialMetadata: Metadata) -> ResponseHead {
-        guard compression == .identity, initialMetadata.isEmpty, contentType.framing == .grpc else {
+        guard compression == .identity, initialMetadata.isEmpty else {
             var fields: [(name: String, value: String)] = [(":status", "200"), ("content-type", contentType.headerValue)]
             switch contentType.framing {
             case .grpc, .grpcWeb, .grpcWebText:
@@ -55,9 +55,16 @@ struct ResponseFraming {
         return .plain(contentType)
     }
 
-    /// The fields of a `.plain` head in `contentType`.
+    /// The fields of a `.plain` head in `contentType`: `200`, the content type, and the
+    /// encodings accepted (gRPC and gRPC-Web: `grpc-accept-encoding`; Connect streaming:
+    /// `connect-accept-encoding`; Connect unary: none).
     static func plainHeadFields(_ contentType: ContentType) -> [(name: String, value: String)] {
-        [(":status", "200"), ("content-type", contentType.headerValue), ("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
+        let head: [(name: String, value: String)] = [(":status", "200"), ("content-type", contentType.headerValue)]
+        switch contentType.framing {
+        case .grpc, .grpcWeb, .grpcWebText: return head + [("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
+        case .connectStreaming: return head + [("connect-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
+        case .connectUnary: return head
+        }
     }
 
     /// The head alone that answers a gRPC call with no message: its status in the head.
@@ -87,6 +94,11 @@ struct ResponseFraming {
 
     /// Connect unary's whole answer: `message` when the call succeeded, the error JSON otherwise.
     func unaryAnswer(message: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) -> (head: ResponseHead, body: [UInt8]) {
+        if trailers.code == .ok, initialMetadata.isEmpty, trailers.metadata.isEmpty,
+            compression == .identity || (message?.count ?? 0) < Self.minimumCompressedBody
+        {
+            return (.plain(contentType), message ?? [])
+        }
         var fields: [(name: String, value: String)]
         var body: [UInt8]
         if trailers.code == .ok {

@@ -31,10 +31,19 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     @exclusivity(unchecked) private var nextID: Int32 = 1
     @exclusivity(unchecked) private var isReading = false
     @exclusivity(unchecked) private var flushScheduled = false
+    /// Set while `pump` reads the response: a wake it causes itself (its read pulled the source)
+    /// needs no other pump.
+    @exclusivity(unchecked) private var pumping = false
+    /// Closes the connection once it has had no request for `idleTimeout` (see `armIdleTimer`).
     @exclusivity(unchecked) private var idleTimer: Scheduled<Void>?
+    /// Since when the connection has had no request, while it has none.
+    @exclusivity(unchecked) private var idleSince: NIODeadline?
     @exclusivity(unchecked) private var graceTimer: Scheduled<Void>?
-    /// Armed when bytes of a request head arrive, cancelled when the head is complete.
+    /// Drops the connection when a request head has been arriving for `requestBodyTimeout`
+    /// (see `bytesArrived`).
     @exclusivity(unchecked) private var headTimer: Scheduled<Void>?
+    /// When the bytes of the request head arriving now began, while one is.
+    @exclusivity(unchecked) private var headSince: NIODeadline?
     @exclusivity(unchecked) private var closing = false
 
     init(calls: ConnectionCalls, configuration: HTTP2ServerConfiguration, refusal: ConnectionRefusal?) {
@@ -67,10 +76,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         defer { isReading = false }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            idleTimer?.cancel()
-            idleTimer = nil
-            headTimer?.cancel()
-            headTimer = nil
+            idleSince = nil
+            headSince = nil
             begin(head)
         case .body(let buffer):
             guard let current, exchange.takesBody else { return }
@@ -142,7 +149,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         exchange.requestBegan(keepAlive: head.isKeepAlive, method: head.method)
         appendField(":method", head.method.rawValue, to: stream)
         appendField(":path", head.uri, to: stream)
-        for (name, value) in head.headers { appendField(name.lowercased(), value, to: stream) }
+        for (name, value) in head.headers {
+            appendField(name.utf8.contains(where: { (65...90).contains($0) }) ? name.lowercased() : name, value, to: stream)
+        }
         let headers = stream.takeHeaders()
         if headers.path != nil { calls.recentRequest = headers.reusable }
         if let status = exchange.refusal(of: head, headers: headers, maxMessageSize: configuration.maxReceiveMessageSize) {
@@ -182,7 +191,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
 
     /// Writes what the current call's response has, while the channel takes it.
     private func pump() {
-        guard let context, let stream = current, !closing else { return }
+        // Nothing to write before the response started (a request part arrived, say).
+        guard let context, let stream = current, !closing, stream.machine.responseStarted || pendingHead != nil else { return }
+        pumping = true
+        defer { pumping = false }
         var wrote = false
         while context.channel.isWritable || pendingHead != nil {
             // As large as what waits (a unary answer in one piece), within 256 bytes and 64 KiB.
@@ -247,24 +259,46 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     // MARK: Timers
 
     /// Bytes arrived (`HTTP1ReadObserver`): while no request is being served they begin a head,
-    /// which must be complete within `requestBodyTimeout`, or the connection is dropped.
+    /// which must be complete within `requestBodyTimeout`, or the connection is dropped. One
+    /// timer at most is scheduled, and checks when it fires how long the head has really been
+    /// arriving (scheduling and cancelling one per request would cost more than the request).
     func bytesArrived() {
-        guard current == nil, headTimer == nil, !closing, let context, let timeout = configuration.requestBodyTimeout else { return }
-        headTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+        guard current == nil, headSince == nil, !closing, let context, let timeout = configuration.requestBodyTimeout else { return }
+        // The loop's clock, not the system's: an embedded loop's time is its own.
+        let now = context.eventLoop.now
+        headSince = now
+        if headTimer == nil { scheduleHeadCheck(at: now + TimeAmount(timeout)) }
+    }
+
+    private func scheduleHeadCheck(at deadline: NIODeadline) {
+        guard let context else { return }
+        headTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             headTimer = nil
-            guard current == nil else { return }
+            guard let headSince, current == nil, let timeout = configuration.requestBodyTimeout else { return }
+            let end = headSince + TimeAmount(timeout)
+            if end > context.eventLoop.now { return scheduleHeadCheck(at: end) }
             calls.warnings.warning(
                 "closing connection: request head incomplete", metadata: ["timeout": "\(timeout)"], on: calls.logger)
             closeNow()
         }
     }
 
+    /// Notes that the connection has no request from now on; one timer at most is scheduled,
+    /// as for the head.
     private func armIdleTimer() {
-        guard let timeout = configuration.idleTimeout, let context, current == nil else { return }
-        idleTimer?.cancel()
-        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+        guard let timeout = configuration.idleTimeout, current == nil, let context else { return }
+        let now = context.eventLoop.now
+        idleSince = now
+        if idleTimer == nil { scheduleIdleCheck(at: now + TimeAmount(timeout)) }
+    }
+
+    private func scheduleIdleCheck(at deadline: NIODeadline) {
+        guard let context else { return }
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             idleTimer = nil
-            guard current == nil else { return }
+            guard let idleSince, current == nil, let timeout = configuration.idleTimeout else { return }
+            let end = idleSince + TimeAmount(timeout)
+            if end > context.eventLoop.now { return scheduleIdleCheck(at: end) }
             calls.logger.debug("closing idle HTTP/1.1 connection")
             closeNow()
         }
@@ -293,8 +327,24 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
 extension HTTP1ConnectionHandler: CallTransport {
     var isOpen: Bool { !closing && context != nil }
 
+    /// The head of most Connect answers, made once.
+    private static let plainConnectJSONHead = HTTPResponseHead(
+        version: .http1_1, status: .ok, headers: HTTPHeaders([("content-type", ContentType.connectJSON.headerValue)]))
+
     func sendResponseHead(_ head: ResponseHead, of stream: CallStream, hasBody: Bool) {
         guard stream === current else { return }
+        if case .plain(.connectJSON) = head {
+            pendingHead = Self.plainConnectJSONHead
+        } else {
+            pendingHead = Self.responseHead(head)
+        }
+        if !hasBody, let context {
+            writeHead(contentLength: 0)
+            endResponse(context)
+        }
+    }
+
+    private static func responseHead(_ head: ResponseHead) -> HTTPResponseHead {
         let fields: [(name: String, value: String)] =
             switch head {
             case .plain(let contentType): ResponseFraming.plainHeadFields(contentType)
@@ -309,15 +359,11 @@ extension HTTP1ConnectionHandler: CallTransport {
                 headers.add(name: name, value: value)
             }
         }
-        pendingHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
-        if !hasBody, let context {
-            writeHead(contentLength: 0)
-            endResponse(context)
-        }
+        return HTTPResponseHead(version: .http1_1, status: status, headers: headers)
     }
 
     func resumeResponseBody(of stream: CallStream) {
-        if stream === current { scheduleFlush() }
+        if stream === current, !pumping { scheduleFlush() }
     }
 
     func sendTrailers(_ trailers: ResponseTrailers, of stream: CallStream) {

@@ -26,8 +26,9 @@ extension ServerConnectionHandler {
     /// a scheduled task each, so the timer instead checks, when it fires, how long the
     /// connection has really been idle, and waits out the rest.
     func armIdleTimer() {
-        guard let timeout = configuration.idleTimeout, refusal == nil, calls.streams.isEmpty else { return }
-        let now = NIODeadline.now()
+        guard let timeout = configuration.idleTimeout, refusal == nil, calls.streams.isEmpty, let context else { return }
+        // The loop's clock, not the system's: an embedded loop's time is its own.
+        let now = context.eventLoop.now
         idleSince = now
         if idleTimer == nil { scheduleIdleCheck(at: now + TimeAmount(timeout)) }
     }
@@ -39,7 +40,7 @@ extension ServerConnectionHandler {
             // A call is open: the timer is armed again when the last one ends.
             guard let idleSince, let timeout = configuration.idleTimeout else { return }
             let end = idleSince + TimeAmount(timeout)
-            if end > .now() { return scheduleIdleCheck(at: end) }
+            if end > context.eventLoop.now { return scheduleIdleCheck(at: end) }
             logger.debug("closing idle connection")
             beginGracefulShutdown()
         }

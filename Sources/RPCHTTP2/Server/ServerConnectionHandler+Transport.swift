@@ -12,6 +12,7 @@ extension ServerConnectionHandler: CallTransport {
         permanent: ResponseFraming.plainHeadFields(.grpc))
     private static let plainGRPCCBORResponse = PreparedHeaderBlock(
         permanent: ResponseFraming.plainHeadFields(.grpcCBOR))
+    private static let plainConnectJSONResponse = PreparedHeaderBlock(permanent: ResponseFraming.plainHeadFields(.connectJSON))
     private static let okTrailers = PreparedHeaderBlock(permanent: ResponseTrailers.ok().headerFields)
 
     func sendResponseHead(_ head: ResponseHead, of stream: CallStream, hasBody: Bool) {
@@ -23,6 +24,8 @@ extension ServerConnectionHandler: CallTransport {
             _ = session.submitResponse(streamID: stream.id, prepared: Self.plainGRPCResponse, hasBody: hasBody)
         case .plain(.grpcCBOR):
             _ = session.submitResponse(streamID: stream.id, prepared: Self.plainGRPCCBORResponse, hasBody: hasBody)
+        case .plain(.connectJSON):
+            _ = session.submitResponse(streamID: stream.id, prepared: Self.plainConnectJSONResponse, hasBody: hasBody)
         case .plain(let contentType):
             _ = session.submitResponse(streamID: stream.id, headers: ResponseFraming.plainHeadFields(contentType), hasBody: hasBody)
         case .fields(let fields):

@@ -157,5 +157,17 @@ response = watch.getresponse()
 prefix = response.read(5)
 first = json.loads(response.read(struct.unpack(">I", prefix[1:5])[0]))
 report["watch"] = {"status": response.status, "flag": prefix[0], "filterId": first.get("state", {}).get("filterId"), "keys": sorted(first.keys())}
+# A Select made over gRPC reaches the Connect subscriber as a change.
+selected = grpc_answer(h2client.call("/catalog.v1.Filters/Select", envelope(json.dumps({"filterId": "categories", "optionId": 3}).encode()),
+                                     "application/grpc+json", [admin]))
+kinds = []
+while "change" not in kinds and len(kinds) < 10:
+    prefix = response.read(5)
+    event = json.loads(response.read(struct.unpack(">I", prefix[1:5])[0]))
+    kinds.append(event.get("kind"))
+    if event.get("kind") == "change":
+        report["watch"]["changeSelected"] = event.get("state", {}).get("selectedId")
+        report["watch"]["changeRevision"] = event.get("revision")
+report["watch"]["selectRevision"] = selected.get("revision")
 watch.close()
 print(json.dumps(report))
