@@ -25,16 +25,37 @@ struct RequestHeaders {
     private(set) var encoding: String?
     private(set) var acceptEncoding: String?
     private(set) var timeout: String?
-    /// Connect's fields: `connect-protocol-version`, `connect-timeout-ms`, and the HTTP and
-    /// Connect streaming codings.
-    private(set) var connectVersion: String?
-    private(set) var connectTimeout: String?
-    private(set) var contentEncoding: String?
-    private(set) var httpAcceptEncoding: String?
-    private(set) var connectContentEncoding: String?
-    private(set) var connectAcceptEncoding: String?
+    /// Connect's fields, HTTP's codings and CORS's origin, made when the first of them arrives:
+    /// a gRPC request has none, and carries no room for them.
+    private var http: HTTPFields?
+    var connectVersion: String? { http?.connectVersion }
+    var connectTimeout: String? { http?.connectTimeout }
+    var contentEncoding: String? { http?.contentEncoding }
+    var httpAcceptEncoding: String? { http?.acceptEncoding }
+    var connectContentEncoding: String? { http?.connectContentEncoding }
+    var connectAcceptEncoding: String? { http?.connectAcceptEncoding }
     /// A browser's `origin`, for CORS.
-    private(set) var origin: String?
+    var origin: String? { http?.origin }
+
+    /// The fields of Connect and plain HTTP that a request may carry: `connect-protocol-version`,
+    /// `connect-timeout-ms`, the HTTP and Connect streaming codings, and `origin`. Written only
+    /// while the header block arrives, by the one `RequestHeaders` that made it.
+    final class HTTPFields {
+        var connectVersion: String?
+        var connectTimeout: String?
+        var contentEncoding: String?
+        var acceptEncoding: String?
+        var connectContentEncoding: String?
+        var connectAcceptEncoding: String?
+        var origin: String?
+    }
+
+    private mutating func httpFields() -> HTTPFields {
+        if let http { return http }
+        let made = HTTPFields()
+        http = made
+        return made
+    }
     /// Every field that is not reserved to the protocol (`Metadata.addReceived`).
     var metadata: Metadata {
         if diverged { return ownMetadata }
@@ -78,7 +99,8 @@ struct RequestHeaders {
             if method == nil { method = Self.string(value) }
         } else if Self.equal(name, "content-type") {
             if contentType == nil {
-                contentType = Self.knownContentTypes.lazy.compactMap { Self.reuse($0, for: value) }.first ?? Self.string(value)
+                contentType = Self.reuse(ContentType.grpcJSON.headerValue, for: value)
+                    ?? Self.reuse(ContentType.grpc.headerValue, for: value) ?? Self.knownContentType(value) ?? Self.string(value)
             }
         } else if Self.equal(name, "grpc-timeout") {
             if timeout == nil { timeout = Self.string(value) }
@@ -100,19 +122,26 @@ struct RequestHeaders {
     /// Keeps a field of Connect or of HTTP content coding; `false` when `name` is none of them.
     private mutating func appendHTTPField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Bool {
         if Self.equal(name, "connect-protocol-version") {
-            if connectVersion == nil { connectVersion = Self.string(value) }
+            let fields = httpFields()
+            if fields.connectVersion == nil { fields.connectVersion = Self.string(value) }
         } else if Self.equal(name, "connect-timeout-ms") {
-            if connectTimeout == nil { connectTimeout = Self.string(value) }
+            let fields = httpFields()
+            if fields.connectTimeout == nil { fields.connectTimeout = Self.string(value) }
         } else if Self.equal(name, "content-encoding") {
-            if contentEncoding == nil { contentEncoding = Self.string(value) }
+            let fields = httpFields()
+            if fields.contentEncoding == nil { fields.contentEncoding = Self.string(value) }
         } else if Self.equal(name, "accept-encoding") {
-            if httpAcceptEncoding == nil { httpAcceptEncoding = Self.string(value) }
+            let fields = httpFields()
+            if fields.acceptEncoding == nil { fields.acceptEncoding = Self.string(value) }
         } else if Self.equal(name, "connect-content-encoding") {
-            if connectContentEncoding == nil { connectContentEncoding = Self.string(value) }
+            let fields = httpFields()
+            if fields.connectContentEncoding == nil { fields.connectContentEncoding = Self.string(value) }
         } else if Self.equal(name, "connect-accept-encoding") {
-            if connectAcceptEncoding == nil { connectAcceptEncoding = Self.string(value) }
+            let fields = httpFields()
+            if fields.connectAcceptEncoding == nil { fields.connectAcceptEncoding = Self.string(value) }
         } else if Self.equal(name, "origin") {
-            if origin == nil { origin = Self.string(value) }
+            let fields = httpFields()
+            if fields.origin == nil { fields.origin = Self.string(value) }
         } else {
             return false
         }
@@ -140,6 +169,14 @@ struct RequestHeaders {
 
     /// The content types clients send, whose strings are reused rather than made per request.
     private static let knownContentTypes = ContentType.everyProtocol.map(\.headerValue)
+
+    /// The known content type that `value` holds, if it holds one.
+    private static func knownContentType(_ value: UnsafeRawBufferPointer) -> String? {
+        for known in knownContentTypes {
+            if let reused = reuse(known, for: value) { return reused }
+        }
+        return nil
+    }
 
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
         bytes.count == literal.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)

@@ -106,7 +106,7 @@ enum RequestValidation {
                 httpStatus: 400, contentType: contentType,
                 trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported connect-protocol-version '\(version)'")))
         }
-        if let mismatch = mismatchedKind(contentType, route.descriptor) {
+        if isConnect, let mismatch = mismatchedKind(contentType, route.descriptor) {
             return .failure(Rejected(
                 httpStatus: 415, contentType: contentType, trailers: ResponseTrailers(code: .internalError, message: mismatch)))
         }

@@ -89,8 +89,9 @@ final class ServerMetrics: Sendable {
 final class MethodMetrics: Sendable {
     private struct Handles {
         var duration: Timer?
-        /// By protocol (`protocolIndex`), then `StatusCode.rawValue`.
-        var calls: [[Counter?]] = Array(repeating: Array(repeating: nil, count: 17), count: MethodMetrics.protocols.count)
+        /// By protocol, then `StatusCode.rawValue`: at `protocolIndex * 17 + code` (one flat
+        /// array, so that storing a handle copies no inner array).
+        var calls: [Counter?] = Array(repeating: nil, count: 17 * MethodMetrics.protocols.count)
     }
 
     /// The protocols calls are counted by, as `ContentType.protocolName` names them.
@@ -116,9 +117,10 @@ final class MethodMetrics: Sendable {
             }
         let (duration, calls) = handles.withLock { handles in
             let duration = handles.duration ?? makeTimer()
-            let calls = handles.calls[protocolIndex][code.rawValue] ?? makeCounter(code, protocol: Self.protocols[protocolIndex])
+            let slot = protocolIndex * 17 + code.rawValue
+            let calls = handles.calls[slot] ?? makeCounter(code, protocol: Self.protocols[protocolIndex])
             handles.duration = duration
-            handles.calls[protocolIndex][code.rawValue] = calls
+            handles.calls[slot] = calls
             return (duration, calls)
         }
         duration.recordNanoseconds(elapsed.nanoseconds)
