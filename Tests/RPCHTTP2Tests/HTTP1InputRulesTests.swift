@@ -31,6 +31,10 @@ struct HTTP1InputRulesTests {
             }
             let text = String(decoding: answer, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 \(status) "), "\(shape): \(text.prefix(200))")
+            if status != "400" {
+                #expect(text.contains(#""code":"resource_exhausted""#), "\(shape): a Connect error body: \(text.prefix(300))")
+                #expect(!text.contains("grpc-status"), "\(shape)")
+            }
             #expect(try await Self.bystanderServed(port: port), "\(shape)")
         }
     }

@@ -116,14 +116,19 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     /// A request that does not parse (contract §1.1's input rules) is answered 400, or 431 for a
-    /// header block over the limit, when no response is under way; then the connection closes.
+    /// header block over the limit, with a Connect error body, when no response is under way;
+    /// then the connection closes.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         calls.logger.debug("HTTP/1.1 connection error", metadata: ["error": "\(error)"])
         if let parserError = error as? HTTPParserError, current == nil || (!headWritten && pendingHead == nil), !closing {
             let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+            let code: StatusCode = status == .badRequest ? .invalidArgument : .resourceExhausted
+            let body = ConnectError.json(ResponseTrailers(code: code, message: status.reasonPhrase))
             let head = HTTPResponseHead(
-                version: .http1_1, status: status, headers: ["connection": "close", "content-length": "0"])
+                version: .http1_1, status: status,
+                headers: ["connection": "close", "content-type": "application/json", "content-length": String(body.count)])
             context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
         closeNow()
@@ -180,11 +185,13 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// Answers a request that breaks HTTP/1.1's rules with `status` and an empty body, then closes.
+    /// Answers a request that breaks HTTP/1.1's rules with `status` and a Connect error body, then closes.
     private func answerAndClose(_ stream: CallStream, status: HTTPResponseStatus, headers: RequestHeaders) {
         exchange.closeAfterResponse()
-        let trailers = ResponseTrailers(code: .invalidArgument, message: status.reasonPhrase)
-        calls.answer(stream, RequestValidation.Rejected(httpStatus: Int(status.code), contentType: nil, trailers: trailers), path: headers.path)
+        let code: StatusCode = status == .badRequest ? .invalidArgument : .resourceExhausted
+        let trailers = ResponseTrailers(code: code, message: status.reasonPhrase)
+        let rejected = RequestValidation.Rejected(httpStatus: Int(status.code), contentType: .connectJSON, trailers: trailers)
+        calls.answer(stream, rejected, path: headers.path)
     }
 
     // MARK: Writing
