@@ -24,39 +24,10 @@ public enum HTTP1FuzzTarget {
         var bytes = (first % 2 == 0 ? requestStart : []) + input.dropFirst()
         // Never the HTTP/2 preface: that is `ConnectionFuzzTarget`'s.
         if bytes.starts(with: Array("PRI ".utf8)) { bytes[0] = UInt8(ascii: "p") }
-        let loop = EmbeddedEventLoop()
         let handler = HTTP2Server.versionDetectingHandler(
             router: ConnectionFuzzTarget.served.router, configuration: ConnectionFuzzTarget.configuration, logger: ConnectionFuzzTarget.logger)
-        let channel = EmbeddedChannel(handler: handler, loop: loop)
-        var output: [UInt8] = []
-        do {
-            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 50051)).wait()
-            var offset = 0
-            var chunk = Int(first >> 1) * 97 % 4096 + 1
-            while offset < bytes.count, channel.isActive {
-                let end = min(offset + chunk, bytes.count)
-                try channel.writeInbound(channel.allocator.buffer(bytes: bytes[offset..<end]))
-                loop.run()
-                try collect(from: channel, into: &output)
-                offset = end
-                chunk = chunk * 7 % 8191 + 1
-            }
-            for _ in 0..<4 where channel.isActive {
-                loop.advanceTime(by: .milliseconds(600))
-                try collect(from: channel, into: &output)
-            }
-            _ = try? channel.finish()
-            try collect(from: channel, into: &output)
-        } catch {
-            throw FuzzFailure("the embedded connection failed: \(error)")
-        }
+        let output = try EmbeddedConnection.serve(bytes, to: handler, first: first)
         try HTTP1OutputCheck.check(output)
-    }
-
-    private static func collect(from channel: EmbeddedChannel, into output: inout [UInt8]) throws {
-        while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
-            output += buffer.readableBytesView
-        }
     }
 }
 

@@ -103,23 +103,23 @@ struct ResponseFramingTests {
     @Test("HTTP/1.1: keep-alive unless the request or a refusal says close")
     func exchange() {
         var exchange = HTTP1Exchange()
-        exchange.requestBegan(keepAlive: true, method: .POST)
+        exchange.requestBegan(keepAlive: true)
         #expect(exchange.takesBody)
         exchange.requestEnded()
         let keptOpen = !exchange.responseEnded()
         #expect(keptOpen, "keep-alive")
 
-        exchange.requestBegan(keepAlive: true, method: .POST)
+        exchange.requestBegan(keepAlive: true)
         let keptOpenEarly = !exchange.responseEnded()
         #expect(keptOpenEarly, "answered before the body ended: the rest is read and dropped")
         exchange.requestEnded()
 
-        exchange.requestBegan(keepAlive: false, method: .GET)
+        exchange.requestBegan(keepAlive: false)
         exchange.requestEnded()
         let closes2 = exchange.responseEnded()
         #expect(closes2, "connection: close")
 
-        exchange.requestBegan(keepAlive: true, method: .GET)
+        exchange.requestBegan(keepAlive: true)
         exchange.closeAfterResponse()
         exchange.requestEnded()
         let closes3 = exchange.responseEnded()

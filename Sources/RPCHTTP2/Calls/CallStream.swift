@@ -356,6 +356,8 @@ final class CallStream {
     func readBody(
         into buffer: UnsafeMutableRawBufferPointer, transport: any CallTransport, lowWatermark: Int, highWatermark: Int
     ) -> ResponseBodyRead {
+        // The transport is reading now: what the read pulls or finishes needs no wake of it.
+        outbound.readStarted()
         if source != nil, outbound.count <= lowWatermark {
             pullSource(transport: transport, highWatermark: highWatermark)
         }

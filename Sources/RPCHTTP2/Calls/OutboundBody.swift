@@ -44,6 +44,11 @@ struct OutboundBody {
         deferred = true
     }
 
+    /// A read began: whatever the last one found, the front end is not waiting now.
+    mutating func readStarted() {
+        deferred = false
+    }
+
     /// Whether a read found nothing since the front end was last told there was more; clears it.
     mutating func takeDeferred() -> Bool {
         guard deferred else { return false }

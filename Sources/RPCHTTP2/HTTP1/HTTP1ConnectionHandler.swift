@@ -31,9 +31,6 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     @exclusivity(unchecked) private var nextID: Int32 = 1
     @exclusivity(unchecked) private var isReading = false
     @exclusivity(unchecked) private var flushScheduled = false
-    /// Set while `pump` reads the response: a wake it causes itself (its read pulled the source)
-    /// needs no other pump.
-    @exclusivity(unchecked) private var pumping = false
     /// Closes the connection once it has had no request for `idleTimeout` (see `armIdleTimer`).
     @exclusivity(unchecked) private var idleTimer: Scheduled<Void>?
     /// Since when the connection has had no request, while it has none.
@@ -151,7 +148,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         current = stream
         pendingHead = nil
         headWritten = false
-        exchange.requestBegan(keepAlive: head.isKeepAlive, method: head.method)
+        exchange.requestBegan(keepAlive: head.isKeepAlive)
         appendField(":method", head.method.rawValue, to: stream)
         appendField(":path", head.uri, to: stream)
         for (name, value) in head.headers {
@@ -200,8 +197,6 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     private func pump() {
         // Nothing to write before the response started (a request part arrived, say).
         guard let context, let stream = current, !closing, stream.machine.responseStarted || pendingHead != nil else { return }
-        pumping = true
-        defer { pumping = false }
         var wrote = false
         while context.channel.isWritable || pendingHead != nil {
             // As large as what waits (a unary answer in one piece), within 256 bytes and 64 KiB.
@@ -370,7 +365,7 @@ extension HTTP1ConnectionHandler: CallTransport {
     }
 
     func resumeResponseBody(of stream: CallStream) {
-        if stream === current, !pumping { scheduleFlush() }
+        if stream === current { scheduleFlush() }
     }
 
     func sendTrailers(_ trailers: ResponseTrailers, of stream: CallStream) {

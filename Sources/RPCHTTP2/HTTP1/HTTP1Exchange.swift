@@ -23,7 +23,7 @@ struct HTTP1Exchange {
     /// Whether request body parts go to the call.
     var takesBody: Bool { request == .receivingBody }
 
-    mutating func requestBegan(keepAlive: Bool, method: HTTPMethod) {
+    mutating func requestBegan(keepAlive: Bool) {
         request = .receivingBody
         self.keepAlive = keepAlive
         if !keepAlive { closesAfterResponse = true }
