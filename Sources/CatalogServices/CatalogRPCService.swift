@@ -23,19 +23,19 @@ public struct CatalogRPCService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(CatalogService.listItems, .task { [self] request, _ in try await listItems(request) })
+        router.register(CatalogService.listItems, .unary { [self] request, _ in try await listItems(request) })
         if let store = store as? any SynchronousPointReads {
-            router.register(CatalogService.getItem, .inline(encoded: { [encodedItems] request, context in
+            router.register(CatalogService.getItem, .unary(.inline, encoded: { [encodedItems] request, context in
                 try encodedItems.encoded(try store.itemNow(id: request.id), for: request.id, codec: context.contentType.codec)
             }))
         } else {
-            router.register(CatalogService.getItem, .task(encoded: { [self] request, context in
+            router.register(CatalogService.getItem, .unary(.inline, encoded: { [self] request, context in
                 try encodedItems.encoded(try await getItem(request), for: request.id, codec: context.contentType.codec)
             }))
         }
-        router.register(CatalogService.createItem, .task { [self] request, _ in try await createItem(request) })
-        router.register(CatalogService.updateItem, .task { [self] request, _ in try await updateItem(request) })
-        router.register(CatalogService.deleteItem, .task { [self] request, _ in try await deleteItem(request) })
+        router.register(CatalogService.createItem, .unary { [self] request, _ in try await createItem(request) })
+        router.register(CatalogService.updateItem, .unary { [self] request, _ in try await updateItem(request) })
+        router.register(CatalogService.deleteItem, .unary { [self] request, _ in try await deleteItem(request) })
     }
 
     // MARK: Handlers
@@ -54,7 +54,7 @@ public struct CatalogRPCService: RPCService {
         return try await store.listItems(query)
     }
 
-    /// A point read: registered inline when the store has `SynchronousPointReads`.
+    /// A point read, registered inline: with no task when the store has `SynchronousPointReads`.
     public func getItem(_ request: IDRequest) async throws(CatalogError) -> Item {
         try await store.item(id: request.id)
     }

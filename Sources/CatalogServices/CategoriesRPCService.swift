@@ -33,25 +33,25 @@ public struct CategoriesRPCService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(CategoriesService.list, .task(encoded: { [self] request, context in
+        router.register(CategoriesService.list, .unary(encoded: { [self] request, context in
             try encodedLists.encoded(try await list(request), for: request, codec: context.contentType.codec)
         }))
         if let store = store as? any SynchronousPointReads {
-            router.register(CategoriesService.get, .inline { request, _ in try store.categoryNow(id: request.id) })
+            router.register(CategoriesService.get, .unary(.inline) { request, _ in try store.categoryNow(id: request.id) })
         } else {
-            router.register(CategoriesService.get, .task { [self] request, _ in try await get(request) })
+            router.register(CategoriesService.get, .unary(.inline) { [self] request, _ in try await get(request) })
         }
-        router.register(CategoriesService.create, .task { [self] request, _ in try await create(request) })
-        router.register(CategoriesService.update, .task { [self] request, _ in try await update(request) })
-        router.register(CategoriesService.delete, .task { [self] request, _ in try await delete(request) })
-        router.register(CategoriesService.move, .task { [self] request, _ in try await move(request) })
-        router.register(CategoriesService.merge, .task { [self] request, _ in try await merge(request) })
-        router.register(CategoriesService.assignItems, .task { [self] request, _ in try await assignItems(request) })
-        router.register(CategoriesService.moveItems, .task { [self] request, _ in try await moveItems(request) })
-        router.register(CategoriesService.stats, .task { [self] _, _ in try await stats() })
-        router.register(CategoriesService.palette, .inline { [self] _, _ in palette() })
-        router.register(CategoriesService.export, .task { [self] _, _ in try await export() })
-        router.register(CategoriesService.import, .task { [self] request, _ in try await importCategories(request) })
+        router.register(CategoriesService.create, .unary { [self] request, _ in try await create(request) })
+        router.register(CategoriesService.update, .unary { [self] request, _ in try await update(request) })
+        router.register(CategoriesService.delete, .unary { [self] request, _ in try await delete(request) })
+        router.register(CategoriesService.move, .unary { [self] request, _ in try await move(request) })
+        router.register(CategoriesService.merge, .unary { [self] request, _ in try await merge(request) })
+        router.register(CategoriesService.assignItems, .unary { [self] request, _ in try await assignItems(request) })
+        router.register(CategoriesService.moveItems, .unary { [self] request, _ in try await moveItems(request) })
+        router.register(CategoriesService.stats, .unary { [self] _, _ in try await stats() })
+        router.register(CategoriesService.palette, .unary(.inline) { [self] _, _ in palette() })
+        router.register(CategoriesService.export, .unary { [self] _, _ in try await export() })
+        router.register(CategoriesService.import, .unary { [self] request, _ in try await importCategories(request) })
     }
 
     // MARK: Handlers
@@ -65,7 +65,7 @@ public struct CategoriesRPCService: RPCService {
         return CategoryList(categories: try await store.listCategories(query))
     }
 
-    /// A point read: registered inline when the store has `SynchronousPointReads`.
+    /// A point read, registered inline: with no task when the store has `SynchronousPointReads`.
     public func get(_ request: IDRequest) async throws(CatalogError) -> Category {
         try await store.category(id: request.id)
     }

@@ -22,10 +22,10 @@ public struct FiltersRPCService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(FiltersService.define, .task { [self] request, _ in
+        router.register(FiltersService.define, .unary { [self] request, _ in
             try await store.defineFilter(try FilterRules.definition(request))
         })
-        router.register(FiltersService.get, .task { [self] request, _ -> FilterState in
+        router.register(FiltersService.get, .unary { [self] request, _ -> FilterState in
             let filterID = try FilterRules.filterID(request.filterId)
             if store.hasOtherWriters, (try? hub.state(of: filterID)) == nil {
                 // Defined on another replica, perhaps, and not heard of here yet.
@@ -33,7 +33,7 @@ public struct FiltersRPCService: RPCService {
             }
             return try hub.state(of: filterID)
         })
-        router.register(FiltersService.list, .task { [self] _, _ in
+        router.register(FiltersService.list, .unary { [self] _, _ in
             FilterList(filters: hub.allStates())
         })
         registerUpdate(FiltersService.select, into: &router) { request in
@@ -45,11 +45,11 @@ public struct FiltersRPCService: RPCService {
         registerUpdate(FiltersService.togglePresentation, into: &router) { request in
             (request.filterId, .togglePresentation)
         }
-        router.register(FiltersService.delete, .task { [self] request, _ in
+        router.register(FiltersService.delete, .unary { [self] request, _ in
             try await store.deleteFilter(try FilterRules.filterID(request.filterId))
             return Empty()
         })
-        router.register(FiltersService.watch, .inline(source: { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
+        router.register(FiltersService.watch, .serverStreaming(.inline, source: { [self] (request: WatchFilterRequest, context, waker) -> any ResponseSource in
             let filterID = try FilterRules.filterID(request.filterId)
             let sinceRevision = try FilterRules.sinceRevision(request.sinceRevision)
             let heartbeatSeconds = try FilterRules.heartbeatSeconds(request.heartbeatSeconds)
@@ -73,25 +73,19 @@ public struct FiltersRPCService: RPCService {
         }))
     }
 
-    /// Registers a filter update whose request `edit` reads: inline for a store with
-    /// `InlineFilterWrites` (a few rows, written on the event loop when the writer is idle, so
-    /// a change reaches subscribers with no thread hop before their own loop's), in a task for
-    /// any other, whose wait the call's deadline and cancellation then reach.
+    /// Registers a filter update whose request `edit` reads, inline: a store that writes its
+    /// few rows without suspending (an embedded database whose writer is idle) answers on the
+    /// connection's event loop, so a change reaches subscribers with no thread hop before their
+    /// own loop's; a store that suspends goes on in the handler's task, which the call's
+    /// deadline and cancellation reach.
     private func registerUpdate<Request: Sendable>(
         _ method: UnaryMethod<Request, FilterState>, into router: inout Router,
         edit: @escaping @Sendable (Request) -> (filterID: String, edit: FilterEdit)
     ) {
-        if let store = store as? any InlineFilterWrites {
-            router.register(method, .inline(responder: { request, _, responder in
-                let (filterID, edit) = edit(request)
-                store.updateFilter(try FilterRules.filterID(filterID), edit, completion: responder.complete)
-            }))
-        } else {
-            router.register(method, .task { [store] request, _ in
-                let (filterID, edit) = edit(request)
-                return try await store.updateFilter(try FilterRules.filterID(filterID), edit)
-            })
-        }
+        router.register(method, .unary(.inline) { [store] request, _ in
+            let (filterID, edit) = edit(request)
+            return try await store.updateFilter(try FilterRules.filterID(filterID), edit)
+        })
     }
 
     /// Whether a Watch refused with `error` may succeed once this replica has caught up.

@@ -44,10 +44,10 @@ public final class HealthService: RPCService {
     }
 
     public func register(into router: inout Router) {
-        router.register(Health.check, .inline { [self] request, _ in
+        router.register(Health.check, .unary(.inline) { [self] request, _ in
             HealthCheckResponse(status: try status(of: request.service ?? ""))
         })
-        router.register(Health.watch, .inline(source: { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in
+        router.register(Health.watch, .serverStreaming(.inline, source: { [self] (request: HealthCheckRequest, context, waker) -> any ResponseSource in
             let service = request.service ?? ""
             return try state.withLock { state throws(RPCError) -> HealthWatchSource in
                 guard let current = state.statuses[service] else { throw Self.unknown(service) }

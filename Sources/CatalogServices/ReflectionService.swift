@@ -15,7 +15,7 @@ public struct ReflectionService: RPCService {
     public func register(into router: inout Router) {
         // Encoded once per codec: anyone may call Describe, and the document is large.
         let encoded = EncodedMessageCache<ObjectIdentifier, ContractDocument>(capacity: 4)
-        router.register(Reflection.describe, .inline(encoded: { [document] _, context in
+        router.register(Reflection.describe, .unary(.inline, encoded: { [document] _, context in
             let codec = context.contentType.codec
             return try encoded.encoded(document, for: ObjectIdentifier(type(of: codec)), codec: codec)
         }))

@@ -8,9 +8,10 @@ import CatalogAPI
 /// sizes) before calling; the store enforces everything that depends on stored data
 /// (existence, uniqueness, revisions, delete and merge rules) inside its transaction.
 ///
-/// The point reads, `category(id:)` and `item(id:)`, are lookups by primary key. A store that
-/// answers them without suspending (an embedded database) conforms to `SynchronousPointReads`
-/// too, and the services then answer them on the connection's event loop.
+/// The point reads, `category(id:)` and `item(id:)`, are lookups by primary key. The services
+/// start them on the connection's event loop (`ExecutionPolicy.inline`), so they must not block
+/// for longer than such a lookup takes; a store that answers them without suspending conforms
+/// to `SynchronousPointReads` too.
 public protocol CatalogStore: Sendable {
     // MARK: Categories
 

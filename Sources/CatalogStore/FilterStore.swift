@@ -93,16 +93,3 @@ extension FilterStore {
     /// Nothing to catch up with when nothing else writes.
     public func catchUp(filterID: String) async throws(CatalogError) {}
 }
-
-/// Filter updates for a caller that must not block or suspend (an inline handler), from a
-/// store that commits them on the caller when it can: an embedded database whose writer is
-/// idle. The services answer Select, SetPresentation and TogglePresentation of such a store
-/// inline, on the connection's event loop; those of any other store run in a task, where the
-/// call's deadline and cancellation reach the store's wait.
-public protocol InlineFilterWrites: FilterStore {
-    /// `updateFilter(_:_:)`: `completion` gets the result, before this returns or later from
-    /// another thread.
-    func updateFilter(
-        _ filterID: String, _ edit: FilterEdit,
-        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void)
-}

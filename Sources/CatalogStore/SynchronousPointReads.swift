@@ -1,9 +1,13 @@
 import CatalogAPI
 
 /// Point reads that answer without suspending: a lookup by primary key that takes
-/// microseconds, such as an embedded database's with a cache in front. The services answer
-/// GetItem and Categories.Get of such a store inline, on the connection's event loop; the
-/// point reads of any other store run in a task, like every other call.
+/// microseconds, such as an embedded database's with a cache in front.
+///
+/// The services run GetItem and Categories.Get inline whatever the store
+/// (`ExecutionPolicy.inline`); through these, the handler is not `async`, so the call needs no
+/// task at all. That is worth a protocol of its own only because these are the calls the
+/// service answers most, and a task is a large share of such a call's CPU (compare builds with
+/// `Benchmarks/cpu-per-call.sh`). Every other store method is plain `async`.
 public protocol SynchronousPointReads: CatalogStore {
     /// `category(id:)`, answered at once.
     func categoryNow(id: Int64) throws(CatalogError) -> Category

@@ -3,7 +3,7 @@ import CatalogStore
 import Foundation
 import GRDB
 
-extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
+extension SQLiteCatalogStore: FilterStore {
     // MARK: Reads
 
     public func filters() async throws(CatalogError) -> [FilterState] {
@@ -40,16 +40,10 @@ extension SQLiteCatalogStore: FilterStore, InlineFilterWrites {
         }
     }
 
+    /// A filter update is a few rows: it runs on the caller, without suspending, when the
+    /// writer is idle (see `writeNowOrLater`).
     public func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState {
-        try await write { db in try self.updateFilter(db, filterID, edit) }
-    }
-
-    /// A filter update is a few rows: it runs on the caller when the writer is idle.
-    public func updateFilter(
-        _ filterID: String, _ edit: FilterEdit,
-        completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
-    ) {
-        writeNowOrLater({ db in try self.updateFilter(db, filterID, edit) }, completion: completion)
+        try await writeNowOrLater { db in try self.updateFilter(db, filterID, edit) }
     }
 
     private func updateFilter(_ db: Database, _ filterID: String, _ edit: FilterEdit) throws -> FilterState {

@@ -123,27 +123,19 @@ public final class SQLiteCatalogStore: SynchronousPointReads, Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction for a caller that must not block or suspend (an
-    /// event loop), and hands the result to `completion`: on this thread, before returning,
-    /// when the writer is idle (a short write then costs no thread hop), or later on the
-    /// writer's thread. For writes of microseconds only: the caller waits for the first kind.
-    func writeNowOrLater<T: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> T,
-        completion: @escaping @Sendable (Result<T, CatalogError>) -> Void
-    ) {
-        let result: Result<T, CatalogError>?
+    /// Runs `body` in one write transaction: on the caller, without suspending, when the writer
+    /// is idle (a short write started on an event loop then costs no thread hop), or queued
+    /// behind the writer's other jobs like `write`. For writes of microseconds only: the caller
+    /// waits for the first kind.
+    func writeNowOrLater<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(CatalogError) -> T {
+        let written: T?
         do {
-            result = try writerGate.writeIfIdle { .success(try database.write(body)) }
+            written = try writerGate.writeIfIdle { try database.write(body) }
         } catch {
-            result = .failure(storeError(error))
+            throw storeError(error)
         }
-        if let result { return completion(result) }
-        writerGate.submit { [self] in
-            database.asyncWrite(body) { [self] _, result in
-                writerGate.jobEnded()
-                completion(result.mapError(storeError))
-            }
-        }
+        if let written { return written }
+        return try await write(body)
     }
 
     /// Keeps catalog errors; turns anything else into a storage error with a safe message,

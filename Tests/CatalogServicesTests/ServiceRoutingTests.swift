@@ -26,13 +26,15 @@ struct ServiceRoutingTests {
         return finished[0]
     }
 
-    @Test("point reads run inline for a store that answers them at once, in a task otherwise, and answer what it read",
+    @Test("point reads run inline, with no task for a store that answers them at once, and answer what it read",
           arguments: [false, true])
     func pointReads(immediate: Bool) async throws {
         let store = immediate ? ImmediateRecordingStore() : RecordingStore()
         let router = Self.router(store)
         for path in ["/catalog.v1.Catalog/GetItem", "/catalog.v1.Categories/Get"] {
-            #expect(try #require(router.route(for: path)).runsInline == immediate, "\(path)")
+            let route = try #require(router.route(for: path))
+            #expect(route.policy == .inline, "\(path)")
+            #expect(route.answersImmediately == immediate, "\(path)")
         }
         let item = try await call("/catalog.v1.Catalog/GetItem", #"{"id": 5}"#, store: store)
         #expect(try JSONCodec.shared.decode(Item.self, from: #require(item.lastMessage)) == RecordingStore.item)
@@ -41,10 +43,8 @@ struct ServiceRoutingTests {
         #expect(store.calls == [.item(id: 5), .category(id: 6)])
     }
 
-    @Test("filter updates run inline for a store that writes them without suspending, in a task otherwise, and answer what it said",
-          arguments: [false, true])
-    func filterUpdates(immediate: Bool) async throws {
-        let store = immediate ? ImmediateRecordingStore() : RecordingStore()
+    @Test("filter updates run inline, whatever the store, and answer what it said")
+    func filterUpdates() async throws {
         var router = Router()
         router.register(FiltersRPCService(store: store, hub: FilterHub()))
         let updates = [
@@ -54,7 +54,7 @@ struct ServiceRoutingTests {
         ]
         for (path, json) in updates {
             let route = try #require(router.route(for: path))
-            #expect(route.runsInline == immediate, "\(path)")
+            #expect(route.policy == .inline, "\(path)")
             let stream = OneCallStream(path: path, json: json)
             await route.run(stream)
             #expect(stream.finished.map(\.trailers.detail?.reason) == ["unknownFilter"], "\(path)")

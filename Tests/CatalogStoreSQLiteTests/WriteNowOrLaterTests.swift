@@ -6,45 +6,61 @@ import Testing
 
 @testable import CatalogStoreSQLite
 
-/// Filter updates for inline handlers (`updateFilter(_:_:completion:)`) run on the caller
-/// when the writer is idle, and never make the caller wait behind another write.
+/// Filter updates run on the caller, without suspending, when the writer is idle (so an inline
+/// handler answers on its event loop), and never make the caller wait behind another write.
 @Suite("SQLite store: writes now or later", .timeLimit(.minutes(1)))
 struct WriteNowOrLaterTests {
-    /// What a completion received, and on which thread.
-    final class Outcome: Sendable {
-        private let state = Mutex<(result: Result<FilterState, CatalogError>?, thread: String?)>((nil, nil))
-        private let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-
-        func record(_ result: Result<FilterState, CatalogError>) {
-            state.withLock { $0 = (result, Self.threadName()) }
-            continuation.yield()
+    /// An update started the way an inline handler starts (`Task.immediate`): what it had
+    /// answered when the start returned, and on which thread it committed.
+    final class StartedUpdate: Sendable {
+        /// What the update answered, and on which thread.
+        private final class Outcome: Sendable {
+            let state = Mutex<(result: Result<FilterState, CatalogError>?, thread: String?)>((nil, nil))
         }
 
-        var result: Result<FilterState, CatalogError>? { state.withLock { $0.result } }
-        var thread: String? { state.withLock { $0.thread } }
+        private let outcome: Outcome
+        private let task: Task<Void, Never>
+        /// What the update had answered when its start returned; `nil`: it suspended.
+        let atStart: Result<FilterState, CatalogError>?
 
-        func wait() async -> Result<FilterState, CatalogError>? {
-            for await _ in stream { break }
-            return result
+        init(_ store: SQLiteCatalogStore, _ filterID: String, _ edit: FilterEdit) {
+            let outcome = Outcome()
+            task = Task.immediate {
+                let result: Result<FilterState, CatalogError>
+                do throws(CatalogError) {
+                    result = .success(try await store.updateFilter(filterID, edit))
+                } catch {
+                    result = .failure(error)
+                }
+                outcome.state.withLock { $0 = (result, StartedUpdate.threadName()) }
+            }
+            self.outcome = outcome
+            atStart = outcome.state.withLock { $0.result }
+        }
+
+        var thread: String? { outcome.state.withLock { $0.thread } }
+
+        func result() async -> Result<FilterState, CatalogError>? {
+            await task.value
+            return outcome.state.withLock { $0.result }
         }
 
         static func threadName() -> String { "\(pthread_self())" }
     }
 
-    @Test("with the writer idle, the update commits on the calling thread before the call returns")
+    @Test("with the writer idle, the update commits on the calling thread before its start returns")
     func idleWriterRunsOnCaller() async throws {
         let store = try makeStore()
-        let outcome = Outcome()
-        let caller = Outcome.threadName()
-        store.updateFilter(FilterRules.builtinFilterID, .setPresentation(.collapsed), completion: outcome.record)
-        let state = try #require(outcome.result).get()
-        #expect(outcome.thread == caller)
+        let caller = StartedUpdate.threadName()
+        let update = StartedUpdate(store, FilterRules.builtinFilterID, .setPresentation(.collapsed))
+        let state = try #require(update.atStart).get()
+        #expect(update.thread == caller)
         #expect(state.presentation == .collapsed)
         #expect(state.revision == 2)
         #expect(try await store.filters().first?.revision == 2)
     }
 
-    @Test("with a write running, the update returns at once and commits after it, on another thread")
+    @Test("with a write running, the update suspends at once and commits after it")
     func busyWriterAnswersLater() async throws {
         let store = try makeStore()
         let (started, startedSignal) = AsyncStream.makeStream(of: Void.self)
@@ -55,25 +71,20 @@ struct WriteNowOrLaterTests {
         }
         for await _ in started { break }
 
-        let outcome = Outcome()
-        store.updateFilter(FilterRules.builtinFilterID, .togglePresentation, completion: outcome.record)
-        #expect(outcome.result == nil)  // returned without waiting for the running write
+        let update = StartedUpdate(store, FilterRules.builtinFilterID, .togglePresentation)
+        #expect(update.atStart == nil)  // suspended without waiting for the running write
         release.signal()
         try await running
-        let state = try #require(await outcome.wait()).get()
+        let state = try #require(await update.result()).get()
         #expect(state.presentation == .collapsed)
-        #expect(outcome.thread != Outcome.threadName())
     }
 
-    @Test("errors reach the completion, now or later, and change nothing")
+    @Test("errors are thrown before the start returns, and change nothing")
     func errors() async throws {
         let store = try makeStore()
-        let now = Outcome()
-        store.updateFilter("missing", .togglePresentation, completion: now.record)
-        #expect(now.result?.failureReason == "unknownFilter")
-        let unknownOption = Outcome()
-        store.updateFilter(FilterRules.builtinFilterID, .select(optionID: 999, toggle: false), completion: unknownOption.record)
-        #expect(unknownOption.result?.failureReason == "unknownOption")
+        #expect(StartedUpdate(store, "missing", .togglePresentation).atStart?.failureReason == "unknownFilter")
+        let unknownOption = StartedUpdate(store, FilterRules.builtinFilterID, .select(optionID: 999, toggle: false))
+        #expect(unknownOption.atStart?.failureReason == "unknownOption")
         #expect(try await store.filters().first?.revision == 1)
     }
 }

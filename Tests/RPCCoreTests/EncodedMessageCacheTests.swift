@@ -78,39 +78,15 @@ struct EncodedMessageCacheTests {
         #expect(codec.encodeCount <= 9)
     }
 
-    @Test("an inline route answers the handler's encoded message as is; another codec's bytes are INTERNAL")
-    func inlineRoute() throws {
-        let head = RequestHead(path: "/test", contentType: .grpcJSON, metadata: [:], deadline: nil, peer: "fake-peer")
-        let noWaker = { () -> ResponseWaker in
-            Issue.record("a unary route asked for a waker")
-            return ResponseWaker {}
-        }
+    @Test("a route answers the handler's encoded message as is; another codec's bytes are INTERNAL", arguments: [ExecutionPolicy.inline, .task])
+    func encodedRoute(policy: ExecutionPolicy) async throws {
         var router = Router()
-        router.register(TestService.getItem, .inline(encoded: { request, context in
+        router.register(TestService.getItem, .unary(policy, encoded: { request, context in
             let item = Item(id: request.id, name: "item \(request.id)")
             return try EncodedMessage(item, codec: request.id == 0 ? MarkingCodec() : context.contentType.codec)
         }))
         let route = try #require(router.route(for: TestService.getItem.descriptor.path))
-        #expect(route.runsInline)
-
-        let answer = try #require(route.answer(request: Array(#"{"id": 5}"#.utf8), more: false, head: head, waker: noWaker).finished)
-        #expect(try JSONCodec.shared.decode(Item.self, from: try #require(answer.message)) == Item(id: 5, name: "item 5"))
-        #expect(answer.trailers == .ok([:]))
-
-        let mismatch = try #require(route.answer(request: Array(#"{"id": 0}"#.utf8), more: false, head: head, waker: noWaker).finished)
-        #expect(mismatch.message == nil)
-        #expect(mismatch.trailers.code == .internalError)
-    }
-
-    @Test("a task route answers the handler's encoded message as is; another codec's bytes are INTERNAL")
-    func taskRoute() async throws {
-        var router = Router()
-        router.register(TestService.getItem, .task(encoded: { request, context in
-            let item = Item(id: request.id, name: "item \(request.id)")
-            return try EncodedMessage(item, codec: request.id == 0 ? MarkingCodec() : context.contentType.codec)
-        }))
-        let route = try #require(router.route(for: TestService.getItem.descriptor.path))
-        #expect(!route.runsInline)
+        #expect(route.policy == policy)
 
         let stream = FakeServerCallStream(jsonRequests: [#"{"id": 6}"#])
         await route.run(stream)

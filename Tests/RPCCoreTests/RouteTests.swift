@@ -20,7 +20,7 @@ struct RouteTests {
         _ handler: @escaping @Sendable (TestService.GetItemRequest, ServerContext) async throws -> Item
     ) throws -> Route {
         var router = Router()
-        router.register(TestService.getItem, .task(handler))
+        router.register(TestService.getItem, .unary(.task, handler))
         return try #require(router.route(for: TestService.getItem.descriptor.path))
     }
 
@@ -29,7 +29,7 @@ struct RouteTests {
         _ handler: @escaping @Sendable (TestService.ListItemsRequest, ResponseStreamWriter<Item>, ServerContext) async throws -> Void
     ) throws -> Route {
         var router = Router()
-        router.register(TestService.listItems, .task(handler))
+        router.register(TestService.listItems, .serverStreaming(.task, handler))
         return try #require(router.route(for: TestService.listItems.descriptor.path))
     }
 
@@ -70,7 +70,7 @@ struct RouteTests {
     @Test("decodes a zero-length request message as {}")
     func zeroLengthRequest() async throws {
         var router = Router()
-        router.register(TestService.ping, .task { _, _ in Empty() })
+        router.register(TestService.ping, .unary { _, _ in Empty() })
         let route = try #require(router.route(for: TestService.ping.descriptor.path))
         let stream = FakeServerCallStream(requests: [.success([])])
         await route.run(stream)
@@ -273,7 +273,7 @@ struct RouteTests {
     func subscribeAttachesSource() async throws {
         var router = Router()
         let made = CountingSource(count: 2)
-        router.register(TestService.listItems, .task(source: { (request: TestService.ListItemsRequest, context, waker) in
+        router.register(TestService.listItems, .serverStreaming(source: { (request: TestService.ListItemsRequest, context, waker) in
             #expect(request.count == 2)
             #expect(context.contentType == .grpc)
             waker.wake()
@@ -295,7 +295,7 @@ struct RouteTests {
     @Test("a subscribe route that throws ends the call with that status and attaches nothing")
     func subscribeErrorIsTheStatus() async throws {
         var router = Router()
-        router.register(TestService.listItems, .task(source: { (_: TestService.ListItemsRequest, _, _) -> any ResponseSource in
+        router.register(TestService.listItems, .serverStreaming(source: { (_: TestService.ListItemsRequest, _, _) -> any ResponseSource in
             throw RPCError(.resourceExhausted, "too many")
         }))
         let route = try #require(router.route(for: TestService.listItems.descriptor.path))

@@ -5,8 +5,8 @@ import Testing
 struct RouterTests {
     struct Items: RPCService {
         func register(into router: inout Router) {
-            router.register(TestService.getItem, .task { request, _ in TestService.Item(id: request.id, name: "item") })
-            router.register(TestService.listItems, .task { _, _, _ in })
+            router.register(TestService.getItem, .unary { request, _ in TestService.Item(id: request.id, name: "item") })
+            router.register(TestService.listItems, .serverStreaming { _, _, _ in })
         }
     }
 
@@ -14,9 +14,9 @@ struct RouterTests {
     func methods() {
         var router = Router()
         #expect(router.methods.isEmpty)
-        router.register(TestService.listItems, .task { _, _, _ in })
-        router.register(TestService.getItem, .task { request, _ in TestService.Item(id: request.id, name: "item") })
-        router.register(TestService.ping, .task { _, _ in Empty() })
+        router.register(TestService.listItems, .serverStreaming { _, _, _ in })
+        router.register(TestService.getItem, .unary { request, _ in TestService.Item(id: request.id, name: "item") })
+        router.register(TestService.ping, .unary { _, _ in Empty() })
         #expect(router.methods.map(\.path) == ["/a.v1.Health/Ping", "/test.v1.Items/Get", "/test.v1.Items/List"])
         #expect(router.methods.map(\.kind) == [.unary, .unary, .serverStreaming])
         #expect(router.methods == [TestService.ping.descriptor, TestService.getItem.descriptor, TestService.listItems.descriptor])

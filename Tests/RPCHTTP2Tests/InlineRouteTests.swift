@@ -2,9 +2,10 @@ import RPCCore
 @testable import RPCHTTP2
 import Testing
 
-/// Unary routes registered with `.inline` handlers are answered on the connection's event loop, with no
-/// task: the same answers as a task's route, metadata, errors and deadlines included. (The
-/// malformed bodies of `BadInputTests` run against both kinds.)
+/// Unary routes registered with `ExecutionPolicy.inline` start on the connection's event loop where
+/// their request completes, and answer there when they do not suspend: the same answers as a
+/// task's route, metadata, errors and deadlines included. (The malformed bodies of
+/// `BadInputTests` run against both kinds.)
 @Suite("Inline unary routes", .timeLimit(.minutes(1)))
 struct InlineRouteTests {
     @Test("an inline call answers with its initial and trailing metadata")
@@ -39,7 +40,7 @@ struct InlineRouteTests {
         }
     }
 
-    @Test("an inline call answered later from another thread reaches the client: response, metadata, errors", arguments: [nil, 20])
+    @Test("an inline call whose handler suspends answers once it resumes: response, metadata, errors", arguments: [nil, 20])
     func answeredLater(sleepMs: Int?) async throws {
         try await withTestServer { server in
             let connection = try await server.connect()
@@ -112,6 +113,21 @@ struct InlineRouteTests {
             #expect(error.code == .deadlineExceeded)
             let reply = try await RPCClient(transport: connection).unary(Echo.quick, EchoRequest(text: "after"))
             #expect(reply.text == "after")
+            await connection.close()
+        }
+    }
+
+    @Test("an inline handler that suspended is cancelled when its deadline passes, and the call is DEADLINE_EXCEEDED")
+    func suspendedHandlerCancelled() async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            var options = CallOptions()
+            options.metadata.add("grpc-timeout", "100m")
+            let call = try await connection.openCall(Echo.later.descriptor, options: options)
+            try await call.send(Array(#"{"text":"sleeps","sleepMs":600000}"#.utf8), endOfStream: true)
+            let error = try await #require(throws: RPCError.self) { _ = try await call.receive() }
+            #expect(error.code == .deadlineExceeded)
+            #expect(await server.probe.next { $0 == .cancelled("sleeps") } != nil)
             await connection.close()
         }
     }

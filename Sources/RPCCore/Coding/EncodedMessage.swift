@@ -1,7 +1,7 @@
 /// A message already encoded by a codec, typed by the message it encodes: a handler that
 /// answers the same message call after call keeps it (see `EncodedMessageCache`) and returns
-/// it from a handler registered with `.inline(encoded:)` or `.task(encoded:)` (see
-/// `MethodHandler`), so the message is not encoded every time.
+/// it from a handler registered with `.unary(encoded:)` (see `MethodHandler`), so the message
+/// is not encoded every time.
 public struct EncodedMessage<Message: Encodable>: Sendable {
     /// The message's bytes.
     public let bytes: [UInt8]

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// ```swift
 /// let responses = EncodedMessageCache<Int64, Item>(capacity: 4096)
-/// router.register(Catalog.getItem, .inline(encoded: { request, context in
-///     try responses.encoded(store.itemNow(id: request.id), for: request.id, codec: context.contentType.codec)
+/// router.register(Catalog.getItem, .unary(.inline, encoded: { request, context in
+///     try responses.encoded(try await store.item(id: request.id), for: request.id, codec: context.contentType.codec)
 /// }))
 /// ```
 public final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encodable & Equatable & Sendable>: Sendable {

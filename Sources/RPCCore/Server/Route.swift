@@ -8,85 +8,103 @@ package final class Route: Sendable {
     /// The route's place in registration order (0, 1, 2, …): a dense key for tables kept per
     /// method, such as a transport's metrics, so that a call needs no lookup by path.
     package let index: Int
-    private let body: Body
+    /// How the route's calls run (see `ExecutionPolicy`).
+    package let policy: ExecutionPolicy
+    private let core: Core
 
-    enum Body {
-        case task(@Sendable (any ServerCallStream, ServerContext) async throws -> Void)
-        /// Request message to response message, synchronously.
-        case inline(@Sendable ([UInt8], ServerContext) throws -> [UInt8])
-        /// Request message to the source of the response, synchronously.
-        case inlineSubscribe(@Sendable ([UInt8], ServerContext, ResponseWaker) throws -> any ResponseSource)
+    /// The one shape of every handler (see `MethodHandler`): it reads the call's request from
+    /// the stream and writes its response there; what it throws becomes the call's status.
+    typealias Body = @Sendable (any ServerCallStream, ServerContext) async throws -> Void
+
+    /// The same handler when it was written without `async`: given the call's one request
+    /// message, it has its answer (a message, or the source of a stream) when it returns.
+    typealias Immediate = @Sendable ([UInt8], ServerContext, () -> ResponseWaker) throws -> ImmediateAnswer
+
+    /// What an `Immediate` handler answers with.
+    enum ImmediateAnswer {
+        case message([UInt8])
+        case source(any ResponseSource)
     }
 
-    init(descriptor: MethodDescriptor, index: Int, body: Body) {
-        self.descriptor = descriptor
-        self.index = index
-        self.body = body
-    }
+    /// A handler's core: its `Body`, and its `Immediate` form when it has one.
+    struct Core: Sendable {
+        let body: Body
+        let immediate: Immediate?
 
-    /// Whether a transport may answer the call with `answer(request:more:head:waker:)` where
-    /// its request completes, instead of running it in a task with `run(_:)`.
-    package var runsInline: Bool {
-        if case .task = body { return false }
-        return true
-    }
+        init(_ body: @escaping Body) {
+            self.body = body
+            self.immediate = nil
+        }
 
-    /// Runs the call to its end. The handler runs in a child task while this task waits for
-    /// the call to be done; an abort (client reset, deadline, lost connection) cancels the
-    /// handler. Errors become the call's status. (Inline routes run this way too, for
-    /// transports that answer every call from a task.)
-    package func run(_ stream: any ServerCallStream) async {
-        let context = ServerContext(method: descriptor, head: stream.head)
-        await withDiscardingTaskGroup { group in
-            group.addTask { [self] in
-                do {
-                    switch body {
-                    case .task(let body):
-                        try await body(stream, context)
-                    case .inline, .inlineSubscribe:
-                        let request = try await Route.singleRequest(from: stream)
-                        switch answer(request: request, context: context, waker: { ResponseWaker(stream: stream) }) {
-                        case .finished(let message, let initialMetadata, let trailers):
-                            stream.finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers)
-                        case .source(let source, let initialMetadata):
-                            stream.attach(source, initialMetadata: initialMetadata)
-                        }
-                    }
-                } catch {
-                    stream.finish(
-                        lastMessage: nil,
-                        initialMetadata: context.initialMetadata,
-                        trailers: ResponseTrailers(error: RPCError(mapping: error))
-                    )
+        /// The core of a handler written without `async`: its `Body` reads the request and
+        /// answers what `immediate` makes of it.
+        init(immediate: @escaping Immediate) {
+            self.immediate = immediate
+            self.body = { stream, context in
+                let request = try await Route.singleRequest(from: stream)
+                switch try immediate(request, context, { ResponseWaker(stream: stream) }) {
+                case .message(let message):
+                    stream.finish(lastMessage: message, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+                case .source(let source):
+                    stream.attach(source, initialMetadata: context.initialMetadata)
                 }
             }
+        }
+    }
+
+    init(descriptor: MethodDescriptor, index: Int, policy: ExecutionPolicy, core: Core) {
+        self.descriptor = descriptor
+        self.index = index
+        self.policy = policy
+        self.core = core
+        self.answersImmediately = core.immediate != nil
+    }
+
+    /// Whether the transport starts the call where its request completes (`ExecutionPolicy.inline`).
+    package var runsInline: Bool { policy == .inline }
+
+    /// Whether an inline call can be answered with `answer(request:more:head:waker:)`, with
+    /// no task: its handler was written without `async`.
+    package let answersImmediately: Bool
+
+    /// Runs the call to its end, for a transport that gives each call a task of its own and
+    /// waits in it: the handler runs in a child task (see `serve(_:)`) while this task waits
+    /// for the call to be done; an abort (client reset, deadline, lost connection) cancels the
+    /// handler.
+    package func run(_ stream: any ServerCallStream) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { [self] in await serve(stream) }
             await stream.waitUntilDone()
             group.cancelAll()
         }
     }
 
-    /// Answers an inline call (`runsInline`) whose request is complete: `request` is its first
-    /// message, if any, and `more` whether another followed; `waker` makes the waker of the
-    /// stream's source, for a subscription. Errors become the answer's status.
-    package func answer(request: [UInt8]?, more: Bool, head: RequestHead, waker: () -> ResponseWaker) -> InlineAnswer {
-        let context = ServerContext(method: descriptor, head: head)
+    /// Runs the handler in the current task: what it throws ends the call with its status. The
+    /// caller cancels the task when the call is aborted; an inline call's transport starts this
+    /// where the request completes, so a handler that does not suspend answers before it returns.
+    package func serve(_ stream: any ServerCallStream) async {
+        let context = ServerContext(method: descriptor, head: stream.head)
         do {
-            return answer(request: try Route.singleRequest(request, more: more), context: context, waker: waker)
+            try await core.body(stream, context)
         } catch {
-            return .finished(message: nil, initialMetadata: context.initialMetadata, trailers: ResponseTrailers(error: error))
+            stream.finish(
+                lastMessage: nil, initialMetadata: context.initialMetadata, trailers: ResponseTrailers(error: RPCError(mapping: error)))
         }
     }
 
-    private func answer(request: [UInt8], context: ServerContext, waker: () -> ResponseWaker) -> InlineAnswer {
+    /// Answers an inline call whose handler was written without `async` (`answersImmediately`)
+    /// and whose request is complete: `request` is its first message, if any, and `more`
+    /// whether another followed; `waker` makes the waker of the stream's source, for a
+    /// subscription. Errors become the answer's status.
+    package func answer(request: [UInt8]?, more: Bool, head: RequestHead, waker: () -> ResponseWaker) -> InlineAnswer {
+        let context = ServerContext(method: descriptor, head: head)
         do {
-            switch body {
-            case .task:
-                preconditionFailure("\(descriptor.path) does not run inline")
-            case .inline(let body):
-                let response = try body(request, context)
-                return .finished(message: response, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
-            case .inlineSubscribe(let body):
-                return .source(try body(request, context, waker()), initialMetadata: context.initialMetadata)
+            guard let immediate = core.immediate else { preconditionFailure("\(descriptor.path) has no immediate answer") }
+            switch try immediate(try Route.singleRequest(request, more: more), context, waker) {
+            case .message(let message):
+                return .finished(message: message, initialMetadata: context.initialMetadata, trailers: .ok(context.trailingMetadata))
+            case .source(let source):
+                return .source(source, initialMetadata: context.initialMetadata)
             }
         } catch {
             return .finished(
@@ -117,7 +135,7 @@ package final class Route: Sendable {
     }
 }
 
-/// How an inline call goes on.
+/// How an inline call answered at once (`Route.answer(request:more:head:waker:)`) goes on.
 package enum InlineAnswer: Sendable {
     /// The whole response: the message (none when the call failed), then the trailers.
     case finished(message: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers)

@@ -1,12 +1,12 @@
 /// Maps `:path` to typed handlers.
 ///
-/// Every method is registered the same way: its descriptor, then a handler whose name says how
-/// its calls run (`.task` or `.inline`, see `MethodHandler`).
+/// Every method is registered the same way: its descriptor, then a handler for its kind of
+/// call, with how its calls run (`ExecutionPolicy`, see `MethodHandler`).
 ///
 /// ```swift
 /// var router = Router()
-/// router.register(Health.check, .inline { request, context in HealthCheckResponse(status: .serving) })
-/// router.register(Items.create, .task { request, context in try await store.create(request) })
+/// router.register(Health.check, .unary(.inline) { request, context in HealthCheckResponse(status: .serving) })
+/// router.register(Items.create, .unary { request, context in try await store.create(request) })
 /// ```
 public struct Router: Sendable {
     private var routes: [String: Route] = [:]
@@ -28,7 +28,8 @@ public struct Router: Sendable {
     public mutating func register<Method: RPCMethod>(_ method: Method, _ handler: MethodHandler<Method>) {
         let descriptor = method.descriptor
         precondition(routes[descriptor.path] == nil, "\(descriptor.path) is registered twice")
-        routes[descriptor.path] = Route(descriptor: descriptor, index: routes.count, body: handler.body(descriptor))
+        routes[descriptor.path] = Route(
+            descriptor: descriptor, index: routes.count, policy: handler.policy, core: handler.core(descriptor))
     }
 
     /// Registers every method of a service.

@@ -2,8 +2,8 @@ import NIOCore
 import RPCCore
 
 /// One call on a connection's event loop, whatever the protocol: its request headers,
-/// deframer, response buffer and the call it feeds (a task's `ServerCall`, or an inline
-/// request). Its `StateMachine` decides what each event means; the stream does what it
+/// deframer, response buffer and the handler it feeds (a task's `ServerCall`, or an inline
+/// request, then its `InlineCall`). Its `StateMachine` decides what each event means; the stream does what it
 /// answers, and leaves to its connection's `CallTransport` what only the HTTP version knows
 /// (sending a head, trailers or a reset). Touched only on the event loop, so its stored
 /// properties skip run-time exclusivity checks (see `ServerConnectionHandler`).
@@ -14,6 +14,8 @@ final class CallStream {
     @exclusivity(unchecked) private(set) var call: ServerCall?
     /// The request of an inline call (`Route.runsInline`) as it arrives.
     @exclusivity(unchecked) private var inline: InlineRequest?
+    /// The task of an inline call's handler, while it has not answered (it suspended).
+    @exclusivity(unchecked) private var inlineTask: Task<Void, Never>?
     @exclusivity(unchecked) private var inbound: InboundBody?
     /// How the response goes on the wire, by the call's protocol.
     @exclusivity(unchecked) private var framing = ResponseFraming(contentType: .grpc, compression: .identity)
@@ -61,8 +63,8 @@ final class CallStream {
         return taken
     }
 
-    /// Whether a handler is attached and the stream still carries its call.
-    var isActive: Bool { call != nil && !machine.isFinished }
+    /// Whether the call started and has not finished its response: its handler may still send.
+    var isActive: Bool { machine.isStarted && !machine.isFinished }
 
     /// Bytes the stream holds for its call: request bytes not yet made into messages and
     /// response bytes not yet sent.
@@ -171,31 +173,43 @@ final class CallStream {
         inline?.failure = error
     }
 
-    /// Whether an inline call waits for its answer and its request is complete: ended,
+    /// Whether an inline call waits for its handler and its request is complete: ended,
     /// failed, or holding more than one message.
     var inlineRequestIsComplete: Bool {
         guard !machine.isFinished, let more = inline?.more else { return false }
         return machine.request == .ended || more
     }
 
-    /// Answers an inline call once its request is complete (`inlineRequestIsComplete`). The
-    /// handler runs here, on the event loop; a subscription's source is attached at once, and
-    /// `wakeQueue` pulls it when it wakes.
-    func answerInlineCall(transport: any CallTransport, highWatermark: Int, wakeQueue: SourceWakeQueue) {
+    /// Starts an inline call's handler once its request is complete (`inlineRequestIsComplete`),
+    /// here, on the event loop. A handler written without `async` answers before this returns,
+    /// with no task (`Route.answersImmediately`); any other runs in a task that runs here until
+    /// it first suspends (`executor` keeps it on this loop after that), so one that does not
+    /// suspend has answered through `responder` when this returns too. A subscription's source
+    /// is attached at once, and `wakeQueue` pulls it when it wakes.
+    func startInlineCall(on connection: ConnectionCalls, transport: any CallTransport, wakeQueue: SourceWakeQueue, eventLoop: any EventLoop) {
         // Moved out, not copied: a copy retains every field of the request and its route.
         guard inlineRequestIsComplete, let request = inline.take() else { return }
         if let failure = request.failure {
             finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), transport: transport)
             return
         }
-        let answer = request.route.answer(request: request.first, more: request.more, head: request.head) { [id] in
+        let route = request.route
+        guard route.answersImmediately else {
+            let responder = CallResponder(stream: self, connection: connection, wakeQueue: wakeQueue, eventLoop: eventLoop)
+            let call = InlineCall(head: request.head, first: request.first, second: request.second, streamID: id, responder: responder)
+            let task = Task.immediate(executorPreference: connection.executor) { await route.serve(call) }
+            // Kept only while the handler has not answered, for an abort to cancel it.
+            if !machine.isFinished, source == nil { inlineTask = task }
+            return
+        }
+        let answer = route.answer(request: request.first, more: request.more, head: request.head) { [id] in
             ResponseWaker { wakeQueue.wake(id) }
         }
         switch answer {
         case .finished(let message, let initialMetadata, let trailers):
             finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers, transport: transport)
         case .source(let source, let initialMetadata):
-            attach(source, initialMetadata: initialMetadata, transport: transport, highWatermark: highWatermark)
+            attach(source, initialMetadata: initialMetadata, transport: transport, highWatermark: connection.configuration.streamWriteBufferSize)
         }
     }
 
@@ -380,8 +394,15 @@ final class CallStream {
     func endCall(_ trailers: ResponseTrailers, transport: any CallTransport) -> Bool {
         guard !machine.isFinished else { return false }
         finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, transport: transport)
-        call?.abort.fire()
+        stopHandler()
         return true
+    }
+
+    /// Stops the call's handler: its task's wait ends (a task call) or its task is cancelled
+    /// (an inline call that suspended).
+    private func stopHandler() {
+        call?.abort.fire()
+        inlineTask.take()?.cancel()
     }
 
     /// Ends the call before its time and lets go of the bytes it holds: `trailers` answer it
@@ -402,7 +423,7 @@ final class CallStream {
         transport.creditRequestBytes(takeWithheldBytes(), of: self)
         inbound = nil
         dropCall(RPCError(trailers.code, trailers.message))
-        call?.abort.fire()
+        stopHandler()
     }
 
     /// Lets go of the call's source, request and unsent response; its writer and its reader
@@ -421,10 +442,11 @@ final class CallStream {
         dropCall(Self.closedError)
         if machine.streamClosed() {
             recordEnd(.cancelled)
-            call?.abort.fire()
+            stopHandler()
         }
         // The call holds this state too: let go of it, or neither (nor the connection) is freed.
         call = nil
+        inlineTask = nil
     }
 }
 
@@ -433,16 +455,24 @@ extension CallStream {
     fileprivate static let closedError = RPCError(.cancelled, "the stream was closed")
 }
 
-/// An inline call's request while it arrives: its first message and whether more followed.
+/// An inline call's request while it arrives: its first message and, when more followed, the
+/// second (enough for a unary call to refuse them; later ones are dropped).
 private struct InlineRequest {
     let route: Route
     let head: RequestHead
     var first: [UInt8]?
+    var second: [UInt8]?
+    /// Whether a second message came.
     var more = false
     /// The status the request failed with (malformed body, oversize message).
     var failure: RPCError?
 
     mutating func take(_ message: [UInt8]) {
-        if first == nil { first = message } else { more = true }
+        if first == nil {
+            first = message
+        } else if !more {
+            second = message
+            more = true
+        }
     }
 }

@@ -19,9 +19,9 @@ extension ConnectionCalls {
     func answerReadyInlineCalls() {
         guard !readyInlineCalls.isEmpty else { return }
         defer { readyInlineCalls.removeAll(keepingCapacity: true) }
-        guard let transport, let wakeQueue, transport.isOpen else { return }
+        guard let transport, let wakeQueue, let eventLoop, transport.isOpen else { return }
         for stream in readyInlineCalls {
-            stream.answerInlineCall(transport: transport, highWatermark: configuration.streamWriteBufferSize, wakeQueue: wakeQueue)
+            stream.startInlineCall(on: self, transport: transport, wakeQueue: wakeQueue, eventLoop: eventLoop)
             account(stream)
         }
     }
@@ -60,13 +60,12 @@ extension ConnectionCalls {
                     metrics: metrics.method(for: accepted.route))
                 return
             }
-            let call = ServerCall(
-                head: accepted.head, route: accepted.route, stream: stream, connection: self, wakeQueue: wakeQueue,
-                eventLoop: eventLoop)
+            let responder = CallResponder(stream: stream, connection: self, wakeQueue: wakeQueue, eventLoop: eventLoop)
+            let call = ServerCall(head: accepted.head, route: accepted.route, stream: stream, responder: responder)
             stream.start(
                 accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
                 metrics: metrics.method(for: accepted.route))
-            if taskCalls == nil { taskCalls = tasks.start(on: eventLoop) }
+            if taskCalls == nil, let executor { taskCalls = tasks.start(executor: executor) }
             guard case .enqueued = taskCalls?.yield(call) else {
                 stream.close()
                 transport.reset(stream, .refused)

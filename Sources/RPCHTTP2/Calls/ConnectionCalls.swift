@@ -27,6 +27,9 @@ final class ConnectionCalls {
     /// The front end, until the connection is gone.
     @exclusivity(unchecked) var transport: (any CallTransport)?
     @exclusivity(unchecked) var eventLoop: (any EventLoop)?
+    /// Runs the connection's handlers on its event loop: inline calls once they suspend, and
+    /// the connection's task (see `ExecutionPolicy`).
+    @exclusivity(unchecked) var executor: EventLoopTaskExecutor?
     /// The calls for the connection's task, once it started.
     @exclusivity(unchecked) var taskCalls: AsyncStream<ServerCall>.Continuation?
     @exclusivity(unchecked) var streams = CallTable()
@@ -73,6 +76,7 @@ final class ConnectionCalls {
     func open(transport: any CallTransport, eventLoop: any EventLoop, remoteAddress: SocketAddress?) {
         self.transport = transport
         self.eventLoop = eventLoop
+        self.executor = EventLoopTaskExecutor(eventLoop)
         self.remoteAddress = remoteAddress
         if configuration.accessLogLevel != nil {
             accessLog = AccessLog(logger: logger, level: configuration.accessLogLevel)

@@ -31,11 +31,11 @@ final class ConnectionTasks: Sendable {
         (connections, continuation) = AsyncStream<ServerConnection>.makeStream()
     }
 
-    /// Starts a task that runs the calls yielded to the returned continuation, on `eventLoop`;
-    /// nil once the server stopped running connections.
-    func start(on eventLoop: any EventLoop) -> AsyncStream<ServerCall>.Continuation? {
+    /// Starts a task that runs the calls yielded to the returned continuation, on `executor`
+    /// (the connection's event loop); nil once the server stopped running connections.
+    func start(executor: EventLoopTaskExecutor) -> AsyncStream<ServerCall>.Continuation? {
         let (calls, callsContinuation) = AsyncStream<ServerCall>.makeStream()
-        let connection = ServerConnection(calls: calls, executor: EventLoopTaskExecutor(eventLoop))
+        let connection = ServerConnection(calls: calls, executor: executor)
         guard case .enqueued = continuation.yield(connection) else { return nil }
         return callsContinuation
     }

@@ -1,35 +1,23 @@
 import NIOCore
 import RPCCore
 
-/// The handler-facing side of one call run in a task: a `ServerCallStream` whose writes hop to
-/// the connection's event loop.
+/// The handler-facing side of a call that runs as a task of its connection's
+/// (`ExecutionPolicy.task`): a `ServerCallStream` whose request arrives in a mailbox while the
+/// handler runs, and whose writes go through a `CallResponder`.
 final class ServerCall: ServerCallStream {
     let head: RequestHead
     let route: Route
     let mailbox: InboundMailbox
     let abort = AbortSignal()
-    private let eventLoop: any EventLoop
-    private let stream: NIOLoopBound<CallStream>
-    private let connection: NIOLoopBound<ConnectionCalls>
-    private let wakeQueue: SourceWakeQueue
+    private let responder: CallResponder
     private let streamID: Int32
 
-    init(
-        head: RequestHead, route: Route, stream: CallStream, connection: ConnectionCalls,
-        wakeQueue: SourceWakeQueue, eventLoop: any EventLoop
-    ) {
+    init(head: RequestHead, route: Route, stream: CallStream, responder: CallResponder) {
         self.head = head
         self.route = route
-        self.eventLoop = eventLoop
-        self.wakeQueue = wakeQueue
+        self.responder = responder
         self.streamID = stream.id
-        let stream = NIOLoopBound(stream, eventLoop: eventLoop)
-        let connection = NIOLoopBound(connection, eventLoop: eventLoop)
-        self.stream = stream
-        self.connection = connection
-        self.mailbox = InboundMailbox { [eventLoop] in
-            eventLoop.execute { connection.value.returnWithheldCredit(stream.value) }
-        }
+        self.mailbox = InboundMailbox { responder.returnWithheldCredit() }
     }
 
     func receive() async throws(RPCError) -> [UInt8]? {
@@ -37,42 +25,21 @@ final class ServerCall: ServerCallStream {
     }
 
     func send(_ message: [UInt8], initialMetadata: Metadata) async throws(RPCError) {
-        do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                onEventLoop { [stream, connection] in
-                    connection.value.send(message, on: stream.value, initialMetadata: initialMetadata, continuation: continuation)
-                }
-            }
-        } catch {
-            throw RPCError(mapping: error)
-        }
+        try await responder.send(message, initialMetadata: initialMetadata)
     }
 
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
         abort.fire()
-        onEventLoop { [stream, connection] in
-            connection.value.finish(stream.value, lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers)
-        }
+        responder.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers)
     }
 
     func attach(_ source: any ResponseSource, initialMetadata: Metadata) {
         abort.fire()
-        onEventLoop { [stream, connection] in
-            connection.value.attach(source, to: stream.value, initialMetadata: initialMetadata)
-        }
+        responder.attach(source, initialMetadata: initialMetadata)
     }
 
     func wakeSource() {
-        wakeQueue.wake(streamID)
-    }
-
-    /// Runs `body` on the event loop: at once when already there (calls run there by default).
-    private func onEventLoop(_ body: @escaping @Sendable () -> Void) {
-        if eventLoop.inEventLoop {
-            body()
-        } else {
-            eventLoop.execute(body)
-        }
+        responder.wakeSource(of: streamID)
     }
 
     func waitUntilDone() async {

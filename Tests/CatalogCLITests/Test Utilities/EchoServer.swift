@@ -11,7 +11,7 @@ import TestSupport
 /// its `127.0.0.1:port`: it shows which token the CLI sent.
 func withTokenEchoServer<T>(_ body: (_ address: String) async throws -> T) async throws -> T {
     var router = Router()
-    router.register(Health.check, .task { _, context in
+    router.register(Health.check, .unary { _, context in
         HealthCheckResponse(status: ServingStatus(rawValue: context.requestMetadata.first("authorization") ?? "-"))
     })
     return try await withServer(router, body)

@@ -46,15 +46,15 @@ func withHostileServer<T>(_ body: (_ address: String) async throws -> T) async t
         .notFound, hostile, detail: ErrorDetail(reason: hostile, field: hostile, details: [hostile: .string(hostile)]))
 
     var router = Router()
-    router.register(CategoriesService.list, .task { _, _ in CategoryList(categories: [category]) })
-    router.register(CatalogService.listItems, .task { _, _ in ListItemsResponse(items: [item], nextPageToken: hostile, totalCount: 2) })
-    router.register(CatalogService.getItem, .task { _, _ in item })
-    router.register(CatalogService.deleteItem, .task { _, _ in Empty() })
-    router.register(Health.check, .task { _, _ in HealthCheckResponse(status: ServingStatus(rawValue: hostile)) })
-    router.register(CategoriesService.get, .task { _, _ -> Category in throw notFound })
-    router.register(FiltersService.get, .task { _, _ in filter })
-    router.register(UnaryMethod<Empty, Empty>(service: CategoriesService.name, method: "Stats"), .task { _, _ in Empty() })
-    router.register(FiltersService.watch, .inline(source: { request, _, _ -> any ResponseSource in
+    router.register(CategoriesService.list, .unary { _, _ in CategoryList(categories: [category]) })
+    router.register(CatalogService.listItems, .unary { _, _ in ListItemsResponse(items: [item], nextPageToken: hostile, totalCount: 2) })
+    router.register(CatalogService.getItem, .unary { _, _ in item })
+    router.register(CatalogService.deleteItem, .unary { _, _ in Empty() })
+    router.register(Health.check, .unary { _, _ in HealthCheckResponse(status: ServingStatus(rawValue: hostile)) })
+    router.register(CategoriesService.get, .unary { _, _ -> Category in throw notFound })
+    router.register(FiltersService.get, .unary { _, _ in filter })
+    router.register(UnaryMethod<Empty, Empty>(service: CategoriesService.name, method: "Stats"), .unary { _, _ in Empty() })
+    router.register(FiltersService.watch, .serverStreaming(.inline, source: { request, _, _ -> any ResponseSource in
         let codec = JSONCodec.shared
         switch (request.filterId, request.sinceRevision) {
         case ("garbage", _):

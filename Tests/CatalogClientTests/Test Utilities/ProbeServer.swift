@@ -50,7 +50,7 @@ final class Probe: Sendable {
 func withProbeServer<T>(_ body: (_ port: Int, _ probe: Probe) async throws -> T) async throws -> T {
     let probe = Probe()
     var router = Router()
-    router.register(Health.check, .task { request, context in
+    router.register(Health.check, .unary { request, context in
         probe.record(Health.check.descriptor.path)
         guard request.service == "sleep" else {
             return HealthCheckResponse(status: ServingStatus(rawValue: context.requestMetadata.first(request.service ?? "") ?? "-"))
@@ -63,16 +63,16 @@ func withProbeServer<T>(_ body: (_ port: Int, _ probe: Probe) async throws -> T)
         }
         return HealthCheckResponse(status: .serving)
     })
-    router.register(CategoriesService.list, .task { _, _ in
+    router.register(CategoriesService.list, .unary { _, _ in
         probe.record(CategoriesService.list.descriptor.path)
         if probe.takeListFailure() { throw RPCError(.unavailable, "scripted outage") }
         return CategoryList(categories: [])
     })
-    router.register(CategoriesService.create, .task { _, _ in
+    router.register(CategoriesService.create, .unary { _, _ in
         probe.record(CategoriesService.create.descriptor.path)
         throw RPCError(.unavailable, "scripted outage")
     })
-    router.register(CategoriesService.get, .task { request, _ in
+    router.register(CategoriesService.get, .unary { request, _ in
         probe.record(CategoriesService.get.descriptor.path)
         throw RPCError(.notFound, "no category \(request.id)", detail: ErrorDetail(reason: "notFound", details: ["id": .number(Double(request.id))]))
     })

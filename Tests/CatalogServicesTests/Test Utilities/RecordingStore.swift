@@ -147,15 +147,8 @@ extension RecordingStore: FilterStore {
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void) {}
 }
 
-/// A `RecordingStore` whose point reads and filter updates answer without suspending, as the
-/// SQLite store's do.
-final class ImmediateRecordingStore: RecordingStore, SynchronousPointReads, InlineFilterWrites, @unchecked Sendable {
-    func updateFilter(
-        _ filterID: String, _ edit: FilterEdit, completion: @escaping @Sendable (Result<FilterState, CatalogError>) -> Void
-    ) {
-        completion(.failure(.unknownFilter(filterID)))
-    }
-
+/// A `RecordingStore` whose point reads answer without suspending, as the SQLite store's do.
+final class ImmediateRecordingStore: RecordingStore, SynchronousPointReads, @unchecked Sendable {
     func categoryNow(id: Int64) throws(CatalogError) -> Category {
         record(.category(id: id))
         return Self.category

@@ -168,57 +168,34 @@ struct EchoService: RPCService {
     let probe: EchoProbe
 
     func register(into router: inout Router) {
-        router.register(Echo.get, .task { request, context in
-            if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
-            if let sleepMs = request.sleepMs {
-                probe.record(.started(request.text))
-                do {
-                    try await Task.sleep(for: .milliseconds(sleepMs))
-                } catch {
-                    probe.record(.cancelled(request.text))
-                    throw error
-                }
-            }
-            try Self.failIfAsked(request, context: context)
-            return EchoResponse(text: request.text)
-        })
-        router.register(Echo.quick, .inline { request, context in
+        router.register(Echo.get, .unary { request, context in try await Self.echo(request, context: context, probe: probe) })
+        router.register(Echo.quick, .unary(.inline) { request, context in
             probe.record(.started(request.text))
             if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
             try Self.failIfAsked(request, context: context)
             return EchoResponse(text: request.text)
         })
-        router.register(Echo.expand, .task { request, writer, context in
+        router.register(Echo.expand, .serverStreaming { request, writer, context in
             for index in 0..<(request.count ?? 0) {
                 try await writer.write(EchoResponse(text: request.text, index: index))
                 probe.recordWrite()
             }
             try Self.failIfAsked(request, context: context)
         })
-        router.register(Echo.count, .task(source: { (request: EchoRequest, context, _) -> any ResponseSource in
+        router.register(Echo.count, .serverStreaming(source: { (request: EchoRequest, context, _) -> any ResponseSource in
             CountingSource(request: request, codec: context.contentType.codec, probe: probe)
         }))
-        router.register(Echo.countInline, .inline(source: { (request: EchoRequest, context, _) -> any ResponseSource in
+        router.register(Echo.countInline, .serverStreaming(.inline, source: { (request: EchoRequest, context, _) -> any ResponseSource in
             CountingSource(request: request, codec: context.contentType.codec, probe: probe)
         }))
-        router.register(Echo.later, .inline(responder: { request, context, responder in
-            probe.record(.started(request.text))
-            let answer: @Sendable () -> Void = {
-                responder.complete(Result {
-                    try Self.failIfAsked(request, context: context)
-                    return EchoResponse(text: request.text)
-                })
-            }
-            guard let sleepMs = request.sleepMs else { return answer() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(sleepMs), execute: answer)
-        }))
-        router.register(Echo.stuck, .task { request, _ in
+        router.register(Echo.later, .unary(.inline) { request, context in try await Self.echo(request, context: context, probe: probe) })
+        router.register(Echo.stuck, .unary { request, _ in
             probe.record(.started(request.text))
             await probe.waitUntilReleased()
             probe.record(.released(request.text))
             return EchoResponse(text: request.text)
         })
-        router.register(Echo.hang, .task { request, _ in
+        router.register(Echo.hang, .unary { request, _ in
             probe.record(.started(request.text))
             do {
                 try await Task.sleep(for: .seconds(3600))
@@ -228,6 +205,23 @@ struct EchoService: RPCService {
             }
             return EchoResponse(text: request.text)
         })
+    }
+
+    /// Echo.get's answer (and Echo.later's, the same run inline): after `sleepMs`, if asked,
+    /// recording its start and its cancellation.
+    private static func echo(_ request: EchoRequest, context: ServerContext, probe: EchoProbe) async throws -> EchoResponse {
+        if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
+        if let sleepMs = request.sleepMs {
+            probe.record(.started(request.text))
+            do {
+                try await Task.sleep(for: .milliseconds(sleepMs))
+            } catch {
+                probe.record(.cancelled(request.text))
+                throw error
+            }
+        }
+        try failIfAsked(request, context: context)
+        return EchoResponse(text: request.text)
     }
 
     static func trailers(for request: EchoRequest) -> ResponseTrailers {
