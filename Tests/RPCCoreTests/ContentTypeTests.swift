@@ -36,3 +36,13 @@ struct ContentTypeTests {
         #expect(ContentType.grpc.codec is JSONCodec)
     }
 }
+
+@Suite("HTTP whitespace")
+struct HTTPWhitespaceTests {
+    @Test("spaces and tabs go at either end, nothing else does", arguments: [
+        (" 12 ", "12"), ("\t gzip;q=1 \t", "gzip;q=1"), ("a b", "a b"), ("", ""), (" \t ", ""), ("\u{A0}x", "\u{A0}x"),
+    ])
+    func trims(_ text: String, _ expected: String) {
+        #expect(text.trimmingHTTPWhitespace() == Substring(expected))
+    }
+}

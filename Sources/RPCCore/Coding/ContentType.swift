@@ -86,7 +86,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
             break
         }
         let essence = headerValue.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            $0.trimmingHTTPWhitespace().lowercased()
         } ?? ""
         guard let known = Self.byEssence[essence] else { return nil }
         self = known

@@ -229,7 +229,7 @@ enum RequestValidation {
     }
 
     private static func accepts(_ header: String, _ algorithm: CompressionAlgorithm) -> Bool {
-        header.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == algorithm.name }
+        header.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingHTTPWhitespace() == Substring(algorithm.name) }
     }
 
     /// The call's timeout: `grpc-timeout`, or Connect's `connect-timeout-ms`.

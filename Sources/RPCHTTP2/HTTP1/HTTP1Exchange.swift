@@ -49,7 +49,7 @@ struct HTTP1Exchange {
     /// smuggle a request (`content-length` with `transfer-encoding`, several different
     /// `content-length`s), a header list over its limit, a body announced over the message limit.
     func refusal(of head: HTTPRequestHead, headers: RequestHeaders, maxMessageSize: Int) -> HTTPResponseStatus? {
-        let lengths = Set(head.headers["content-length"].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        let lengths = Set(head.headers["content-length"].flatMap { $0.split(separator: ",").map { $0.trimmingHTTPWhitespace() } })
         if !lengths.isEmpty, head.headers.contains(name: "transfer-encoding") { return .badRequest }
         if lengths.count > 1 { return .badRequest }
         if let length = lengths.first {
