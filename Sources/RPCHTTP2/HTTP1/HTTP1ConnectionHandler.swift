@@ -236,10 +236,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         guard var head = pendingHead, let context else { return }
         pendingHead = nil
         headWritten = true
-        if let contentLength {
-            head.headers.replaceOrAdd(name: "content-length", value: String(contentLength))
-        }
-        if exchange.closesAfterResponse { head.headers.replaceOrAdd(name: "connection", value: "close") }
+        // Added, not replaced: the head's fields never hold either (`responseHead` drops them),
+        // and a replace would copy the fields once more.
+        if let contentLength { head.headers.add(name: "content-length", value: String(contentLength)) }
+        if exchange.closesAfterResponse { head.headers.add(name: "connection", value: "close") }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 
@@ -248,14 +248,17 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         let stream = current
         current = nil
         let close = exchange.responseEnded()
+        guard close else {
+            // No promise: a future a response would cost an allocation.
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            if let stream { calls.closeStream(stream.id) }
+            armIdleTimer()
+            return
+        }
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if let stream { calls.closeStream(stream.id) }
-        if close {
-            closing = true
-            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-        } else {
-            armIdleTimer()
-        }
+        closing = true
+        written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     // MARK: Timers
@@ -346,6 +349,12 @@ extension HTTP1ConnectionHandler: CallTransport {
         }
     }
 
+    /// The fields that frame an HTTP/1.1 message: the front end's alone (`writeHead`), whatever
+    /// metadata a handler added.
+    private static let framingFields: Set<String> = [
+        "content-length", "connection", "transfer-encoding", "keep-alive", "proxy-connection", "upgrade",
+    ]
+
     private static func responseHead(_ head: ResponseHead) -> HTTPResponseHead {
         let fields: [(name: String, value: String)] =
             switch head {
@@ -357,7 +366,7 @@ extension HTTP1ConnectionHandler: CallTransport {
         for (name, value) in fields {
             if name == ":status" {
                 status = HTTPResponseStatus(statusCode: Int(value) ?? 500)
-            } else {
+            } else if !framingFields.contains(name) {
                 headers.add(name: name, value: value)
             }
         }
