@@ -314,7 +314,7 @@ final class CallStream {
     private func recordEnd(_ code: StatusCode) {
         guard let openedAt else { return }
         let duration = openedAt.duration(to: .now)
-        metrics?.record(code, after: duration, framing: framing.contentType.framing)
+        metrics?.record(code, after: duration, framing: framing.kind)
         guard let accessLog, var entry = accessEntry else { return }
         entry.requestMessages = inbound?.messageCount ?? 0
         accessLog.write(entry, code: code, duration: duration)
