@@ -46,31 +46,33 @@ extension ConnectionCalls {
             answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers), path: headers.path)
             return
         }
-        switch RequestValidation.validate(headers, router: router, peer: peer, connection: connection, recentRoute: recentRoute) {
-        case .failure(let rejected):
-            answer(stream, rejected, path: headers.path)
-        case .success(let accepted):
-            recentRoute = (accepted.head.path, accepted.route)
-            if let deadline = accepted.head.deadline {
-                stream.armDeadline(on: eventLoop, at: deadline, connection: self)
-            }
-            if accepted.route.runsInline {
-                stream.start(
-                    accepted, call: nil, maxMessageSize: configuration.maxReceiveMessageSize,
-                    metrics: metrics.method(for: accepted.route))
-                return
-            }
-            let responder = CallResponder(stream: stream, connection: self, wakeQueue: wakeQueue, eventLoop: eventLoop)
-            let call = ServerCall(head: accepted.head, route: accepted.route, stream: stream, responder: responder)
+        let accepted: RequestValidation.Accepted
+        do {
+            accepted = try RequestValidation.validate(headers, router: router, peer: peer, connection: connection, recentRoute: recentRoute)
+        } catch {
+            answer(stream, error, path: headers.path)
+            return
+        }
+        recentRoute = (accepted.head.path, accepted.route)
+        if let deadline = accepted.head.deadline {
+            stream.armDeadline(on: eventLoop, at: deadline, connection: self)
+        }
+        if accepted.route.runsInline {
             stream.start(
-                accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
+                accepted, call: nil, maxMessageSize: configuration.maxReceiveMessageSize,
                 metrics: metrics.method(for: accepted.route))
-            if taskCalls == nil, let executor { taskCalls = tasks.start(executor: executor) }
-            guard case .enqueued = taskCalls?.yield(call) else {
-                stream.close()
-                transport.reset(stream, .refused)
-                return
-            }
+            return
+        }
+        let responder = CallResponder(stream: stream, connection: self, wakeQueue: wakeQueue, eventLoop: eventLoop)
+        let call = ServerCall(head: accepted.head, route: accepted.route, stream: stream, responder: responder)
+        stream.start(
+            accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
+            metrics: metrics.method(for: accepted.route))
+        if taskCalls == nil, let executor { taskCalls = tasks.start(executor: executor) }
+        guard case .enqueued = taskCalls?.yield(call) else {
+            stream.close()
+            transport.reset(stream, .refused)
+            return
         }
     }
 

@@ -59,10 +59,10 @@ enum RequestValidation {
         connection: ConnectionIdentity,
         recentRoute: (path: String, route: Route)? = nil,
         now: @autoclosure () -> ContinuousClock.Instant = .now
-    ) -> Result<Accepted, Rejected> {
+    ) throws(Rejected) -> Accepted {
         if headers.overflowed {
-            return .failure(reject(
-                .resourceExhausted, "request header list is larger than the limit of \(headers.limit) bytes", contentType: nil))
+            throw reject(
+                .resourceExhausted, "request header list is larger than the limit of \(headers.limit) bytes", contentType: nil)
         }
         var path = headers.path ?? ""
         var query: ConnectQuery?
@@ -72,63 +72,54 @@ enum RequestValidation {
             let parsed = ConnectQuery(path[path.index(after: mark)...])
             path = String(path[..<mark])
             guard let encoding = ContentType(connectEncoding: parsed.encoding ?? "") else {
-                return .failure(Rejected(
+                throw Rejected(
                     httpStatus: 415, contentType: .connectJSON,
-                    trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported GET encoding '\(parsed.encoding ?? "none")'")))
+                    trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported GET encoding '\(parsed.encoding ?? "none")'"))
             }
             contentType = encoding
             query = parsed
         } else {
             guard let raw = headers.contentType, let known = ContentType(headerValue: raw) else {
                 let given = headers.contentType ?? "none"
-                return .failure(Rejected(
+                throw Rejected(
                     httpStatus: 415, contentType: nil,
                     trailers: ResponseTrailers(code: .internalError, message: "unsupported content-type '\(given)'"),
-                    extraHeaders: [("accept-post", Self.acceptedTypes)]))
+                    extraHeaders: [("accept-post", Self.acceptedTypes)])
             }
             contentType = known
         }
         let isConnect = contentType.framing == .connectUnary || contentType.framing == .connectStreaming
         guard headers.method == "POST" || query != nil else {
             let message = isConnect ? "\(path) takes POST, or GET for a read" : "gRPC calls use POST"
-            return .failure(Rejected(
+            throw Rejected(
                 httpStatus: 405, contentType: contentType, trailers: ResponseTrailers(code: .unimplemented, message: message),
-                extraHeaders: [("allow", isConnect ? "POST, GET" : "POST")]))
+                extraHeaders: [("allow", isConnect ? "POST, GET" : "POST")])
         }
         let knownRoute = recentRoute.flatMap { $0.path == path ? $0.route : nil }
         guard let route = knownRoute ?? router.route(for: path) else {
             var rejected = reject(.unimplemented, "unknown method '\(path)'", contentType: contentType)
             if isConnect { rejected.httpStatus = 404 }
-            return .failure(rejected)
+            throw rejected
         }
         if isConnect, let version = headers.connectVersion ?? query?.connect.map({ $0 == "v1" ? "1" : $0 }), version != "1" {
-            return .failure(Rejected(
+            throw Rejected(
                 httpStatus: 400, contentType: contentType,
-                trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported connect-protocol-version '\(version)'")))
+                trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported connect-protocol-version '\(version)'"))
         }
         if isConnect, let mismatch = mismatchedKind(contentType, route.descriptor) {
-            return .failure(Rejected(
-                httpStatus: 415, contentType: contentType, trailers: ResponseTrailers(code: .internalError, message: mismatch)))
+            throw Rejected(
+                httpStatus: 415, contentType: contentType, trailers: ResponseTrailers(code: .internalError, message: mismatch))
         }
         if query != nil, !router.readOnlyPaths.contains(path) {
-            return .failure(Rejected(
+            throw Rejected(
                 httpStatus: 405, contentType: contentType,
                 trailers: ResponseTrailers(code: .unimplemented, message: "\(path) changes state: call it with POST"),
-                extraHeaders: [("allow", "POST")]))
+                extraHeaders: [("allow", "POST")])
         }
-        let codings: Result<Codings, Rejected> =
-            isConnect ? connectCodings(headers, contentType: contentType, query: query) : grpcCodings(headers, contentType: contentType)
-        let coding: Codings
-        switch codings {
-        case .success(let success): coding = success
-        case .failure(let rejected): return .failure(rejected)
-        }
-        var deadline: ContinuousClock.Instant?
-        switch timeout(headers, isConnect: isConnect, contentType: contentType) {
-        case .success(let duration?): deadline = now() + duration
-        case .success(nil): break
-        case .failure(let rejected): return .failure(rejected)
-        }
+        let coding =
+            isConnect
+            ? try connectCodings(headers, contentType: contentType, query: query) : try grpcCodings(headers, contentType: contentType)
+        let deadline = try timeout(headers, isConnect: isConnect, contentType: contentType).map { now() + $0 }
         var head = RequestHead(
             path: path,
             contentType: contentType,
@@ -139,7 +130,7 @@ enum RequestValidation {
         )
         let authorization = router.authorize(head, for: route)
         if let refusal = authorization.refusal {
-            return .failure(Rejected(contentType: contentType, trailers: ResponseTrailers(error: refusal), caller: authorization.caller))
+            throw Rejected(contentType: contentType, trailers: ResponseTrailers(error: refusal), caller: authorization.caller)
         }
         head.caller = authorization.caller
         let shape: InboundBody.Shape =
@@ -148,14 +139,14 @@ enum RequestValidation {
             case .grpcWebText: .base64Envelopes
             case .grpc, .grpcWeb, .connectStreaming: .envelopes
             }
-        return .success(Accepted(
+        return Accepted(
             head: head,
             route: route,
             requestShape: shape,
             requestCompression: contentType.framing == .connectUnary ? .identity : coding.request,
             responseCompression: coding.response,
             queryMessage: query?.message
-        ))
+        )
     }
 
     /// A trailers-only answer with `trailers` to a request that is refused before it is looked
@@ -192,40 +183,40 @@ enum RequestValidation {
         var response = CompressionAlgorithm.identity
     }
 
-    private static func grpcCodings(_ headers: RequestHeaders, contentType: ContentType) -> Result<Codings, Rejected> {
+    private static func grpcCodings(_ headers: RequestHeaders, contentType: ContentType) throws(Rejected) -> Codings {
         var codings = Codings()
         if let encoding = headers.encoding {
             guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
                 var rejected = reject(.unimplemented, "unsupported grpc-encoding '\(encoding)'", contentType: contentType)
                 rejected.extraHeaders = [("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]
-                return .failure(rejected)
+                throw rejected
             }
             codings.request = algorithm
         }
         if codings.request != .identity, let accepted = headers.acceptEncoding, accepts(accepted, codings.request) {
             codings.response = codings.request
         }
-        return .success(codings)
+        return codings
     }
 
     private static func connectCodings(
         _ headers: RequestHeaders, contentType: ContentType, query: ConnectQuery?
-    ) -> Result<Codings, Rejected> {
+    ) throws(Rejected) -> Codings {
         let streaming = contentType.framing == .connectStreaming
         var codings = Codings()
         let encoding = streaming ? headers.connectContentEncoding : (query?.compression ?? headers.contentEncoding)
         if let encoding, encoding != "identity" {
             guard let algorithm = CompressionAlgorithm(headerValue: encoding) else {
-                return .failure(Rejected(
+                throw Rejected(
                     contentType: contentType, trailers: ResponseTrailers(code: .unimplemented, message: "unsupported encoding '\(encoding)'"),
-                    extraHeaders: [(streaming ? "connect-accept-encoding" : "accept-encoding", CompressionAlgorithm.acceptEncodingHeader)]))
+                    extraHeaders: [(streaming ? "connect-accept-encoding" : "accept-encoding", CompressionAlgorithm.acceptEncodingHeader)])
             }
             codings.request = algorithm
         }
         if let accepted = streaming ? headers.connectAcceptEncoding : headers.httpAcceptEncoding, accepts(accepted, .gzip) {
             codings.response = .gzip
         }
-        return .success(codings)
+        return codings
     }
 
     private static func accepts(_ header: String, _ algorithm: CompressionAlgorithm) -> Bool {
@@ -233,25 +224,25 @@ enum RequestValidation {
     }
 
     /// The call's timeout: `grpc-timeout`, or Connect's `connect-timeout-ms`.
-    private static func timeout(_ headers: RequestHeaders, isConnect: Bool, contentType: ContentType) -> Result<Duration?, Rejected> {
+    private static func timeout(_ headers: RequestHeaders, isConnect: Bool, contentType: ContentType) throws(Rejected) -> Duration? {
         if isConnect {
-            guard let value = headers.connectTimeout else { return .success(nil) }
+            guard let value = headers.connectTimeout else { return nil }
             guard value.count <= 10, let milliseconds = Int64(value), milliseconds >= 0 else {
-                return .failure(reject(.invalidArgument, "malformed connect-timeout-ms '\(value)'", contentType: contentType))
+                throw reject(.invalidArgument, "malformed connect-timeout-ms '\(value)'", contentType: contentType)
             }
             guard milliseconds > 0 else {
-                return .failure(reject(.deadlineExceeded, "deadline exceeded (connect-timeout-ms '0')", contentType: contentType))
+                throw reject(.deadlineExceeded, "deadline exceeded (connect-timeout-ms '0')", contentType: contentType)
             }
-            return .success(.milliseconds(milliseconds))
+            return .milliseconds(milliseconds)
         }
-        guard let timeout = headers.timeout else { return .success(nil) }
+        guard let timeout = headers.timeout else { return nil }
         guard let duration = GRPCTimeout.parse(timeout) else {
-            return .failure(reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: contentType))
+            throw reject(.invalidArgument, "malformed grpc-timeout '\(timeout)'", contentType: contentType)
         }
         // A timeout of zero has passed already: no handler runs.
         guard duration > .zero else {
-            return .failure(reject(.deadlineExceeded, "deadline exceeded (grpc-timeout '\(timeout)')", contentType: contentType))
+            throw reject(.deadlineExceeded, "deadline exceeded (grpc-timeout '\(timeout)')", contentType: contentType)
         }
-        return .success(duration)
+        return duration
     }
 }
