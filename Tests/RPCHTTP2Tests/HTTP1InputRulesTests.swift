@@ -39,6 +39,33 @@ struct HTTP1InputRulesTests {
         }
     }
 
+    @Test("a handler's metadata cannot set a response's framing fields: one content-length, the front end's, and the connection stays open",
+          arguments: ["content-length", "connection", "transfer-encoding"])
+    func framingFieldsFromMetadata(name: String) async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let answer = try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
+                defer { raw.close() }
+                let body = #"{"text":"x"}"#
+                let request = Self.head + "X-Echo: 999\r\nX-Echo-As: \(name)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+                // Twice on one connection: the second is answered only if the first was framed right.
+                try raw.sendRaw(Array((request + request.replacingOccurrences(of: "Host: a", with: "Host: a\r\nConnection: close")).utf8))
+                return try raw.readRawUntilClosed()
+            }
+            let text = String(decoding: answer, as: UTF8.self)
+            let responses = text.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst()
+            #expect(responses.count == 2, "\(text)")
+            for response in responses {
+                let head = response.components(separatedBy: "\r\n\r\n")[0].lowercased()
+                let lengths = head.split(separator: "\r\n").filter { $0.hasPrefix("content-length:") }
+                #expect(lengths == ["content-length: 12"], "\(head)")
+                #expect(!head.contains("999"), "\(head)")
+                #expect(!head.contains("transfer-encoding"), "\(head)")
+            }
+        }
+    }
+
     @Test("a request head that does not arrive in full within the timeout is dropped, and a bystander is served meanwhile")
     func headTimeout() async throws {
         try await withTestServer(configure: { $0.requestBodyTimeout = .milliseconds(300) }) { server in

@@ -171,7 +171,10 @@ struct EchoService: RPCService {
         router.register(Echo.get, .unary { request, context in try await Self.echo(request, context: context, probe: probe) })
         router.register(Echo.quick, .unary(.inline) { request, context in
             probe.record(.started(request.text))
-            if let echo = context.requestMetadata.first("x-echo") { context.addInitialMetadata("x-echo", .string(echo)) }
+            if let echo = context.requestMetadata.first("x-echo") {
+                // Under the name asked for, when one is: a handler may add any name.
+                context.addInitialMetadata(context.requestMetadata.first("x-echo-as") ?? "x-echo", .string(echo))
+            }
             try Self.failIfAsked(request, context: context)
             return EchoResponse(text: request.text)
         })
