@@ -57,7 +57,6 @@ package final class Route: Sendable {
         self.index = index
         self.policy = policy
         self.core = core
-        self.answersImmediately = core.immediate != nil
     }
 
     /// Whether the transport starts the call where its request completes (`ExecutionPolicy.inline`).
@@ -65,7 +64,7 @@ package final class Route: Sendable {
 
     /// Whether an inline call can be answered with `answer(request:more:head:waker:)`, with
     /// no task: its handler was written without `async`.
-    package let answersImmediately: Bool
+    package var answersImmediately: Bool { core.immediate != nil }
 
     /// Runs the call to its end, for a transport that gives each call a task of its own and
     /// waits in it: the handler runs in a child task (see `serve(_:)`) while this task waits

@@ -3,10 +3,10 @@ import RPCCore
 
 /// One call on a connection's event loop, whatever the protocol: its request headers,
 /// deframer, response buffer and the handler it feeds (a task's `ServerCall`, or an inline
-/// request, then its `InlineCall`). Its `StateMachine` decides what each event means; the stream does what it
-/// answers, and leaves to its connection's `CallTransport` what only the HTTP version knows
-/// (sending a head, trailers or a reset). Touched only on the event loop, so its stored
-/// properties skip run-time exclusivity checks (see `ServerConnectionHandler`).
+/// request, then its `InlineCall`). Its `StateMachine` decides what each event means; the
+/// stream does what it answers, and leaves to its connection's `CallTransport` what only the
+/// HTTP version knows (sending a head, trailers or a reset). Touched only on the event loop, so
+/// its stored properties skip run-time exclusivity checks (see `ServerConnectionHandler`).
 final class CallStream {
     let id: Int32
     @exclusivity(unchecked) var headers: RequestHeaders
@@ -314,7 +314,7 @@ final class CallStream {
     private func recordEnd(_ code: StatusCode) {
         guard let openedAt else { return }
         let duration = openedAt.duration(to: .now)
-        metrics?.record(code, after: duration, framing: framing.kind)
+        metrics?.record(code, after: duration, framing: framing.contentType.framing)
         guard let accessLog, var entry = accessEntry else { return }
         entry.requestMessages = inbound?.messageCount ?? 0
         accessLog.write(entry, code: code, duration: duration)
@@ -462,17 +462,13 @@ private struct InlineRequest {
     let head: RequestHead
     var first: [UInt8]?
     var second: [UInt8]?
-    /// Whether a second message came.
-    var more = false
     /// The status the request failed with (malformed body, oversize message).
     var failure: RPCError?
 
+    /// Whether a second message came.
+    var more: Bool { second != nil }
+
     mutating func take(_ message: [UInt8]) {
-        if first == nil {
-            first = message
-        } else if !more {
-            second = message
-            more = true
-        }
+        if first == nil { first = message } else if second == nil { second = message }
     }
 }

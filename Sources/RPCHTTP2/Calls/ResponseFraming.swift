@@ -13,17 +13,8 @@ import RPCCore
 /// | Connect unary     | status mapped from the code, sent at the end with the bare message or the error JSON |
 struct ResponseFraming {
     let contentType: ContentType
-    /// The protocol's framing (`contentType.framing`), kept apart: the checks made on every
-    /// call read it alone, with no copy of the content type's strings.
-    let kind: ContentType.Framing
     /// Compresses each envelope, or the whole body of a Connect unary answer.
     let compression: CompressionAlgorithm
-
-    init(contentType: ContentType, compression: CompressionAlgorithm) {
-        self.contentType = contentType
-        self.kind = contentType.framing
-        self.compression = compression
-    }
 
     /// What follows the last message.
     enum End: Equatable {
@@ -34,11 +25,11 @@ struct ResponseFraming {
     }
 
     /// Whether the response head waits for the end of the call (Connect unary: its HTTP status is the call's).
-    var headWaitsForEnd: Bool { kind == .connectUnary }
+    var headWaitsForEnd: Bool { contentType.framing == .connectUnary }
 
     /// Whether an answer with no message may be a head alone (gRPC's trailers-only).
     var answersHeadOnly: Bool {
-        switch kind {
+        switch contentType.framing {
         case .grpc: true
         case .grpcWeb, .grpcWebText, .connectUnary, .connectStreaming: false
         }
@@ -87,11 +78,11 @@ struct ResponseFraming {
     }
 
     /// Whether the body's bytes go out as base64 (gRPC-Web text).
-    var isText: Bool { kind == .grpcWebText }
+    var isText: Bool { contentType.framing == .grpcWebText }
 
     /// What ends a streamed response with `trailers`.
     func end(_ trailers: ResponseTrailers) -> End {
-        switch kind {
+        switch contentType.framing {
         case .grpc:
             return .trailers(trailers)
         case .grpcWeb, .grpcWebText:

@@ -31,16 +31,13 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     @exclusivity(unchecked) private var nextID: Int32 = 1
     @exclusivity(unchecked) private var isReading = false
     @exclusivity(unchecked) private var flushScheduled = false
-    /// Closes the connection once it has had no request for `idleTimeout` (see `armIdleTimer`).
-    @exclusivity(unchecked) private var idleTimer: Scheduled<Void>?
-    /// Since when the connection has had no request, while it has none.
-    @exclusivity(unchecked) private var idleSince: NIODeadline?
+    /// Closes the connection once it has had no request for `idleTimeout` (see `armIdleTimer`);
+    /// `nil` with no idle timeout.
+    @exclusivity(unchecked) private var idleTimeout: LazyTimeout?
     @exclusivity(unchecked) private var graceTimer: Scheduled<Void>?
     /// Drops the connection when a request head has been arriving for `requestBodyTimeout`
-    /// (see `bytesArrived`).
-    @exclusivity(unchecked) private var headTimer: Scheduled<Void>?
-    /// When the bytes of the request head arriving now began, while one is.
-    @exclusivity(unchecked) private var headSince: NIODeadline?
+    /// (see `bytesArrived`); `nil` with no such timeout.
+    @exclusivity(unchecked) private var headTimeout: LazyTimeout?
     @exclusivity(unchecked) private var closing = false
 
     init(calls: ConnectionCalls, configuration: HTTP2ServerConfiguration, refusal: ConnectionRefusal?) {
@@ -64,6 +61,20 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     private func start(_ context: ChannelHandlerContext) {
         guard calls.transport == nil, !closing else { return }
         calls.open(transport: self, eventLoop: context.eventLoop, remoteAddress: context.channel.remoteAddress)
+        if let timeout = configuration.idleTimeout {
+            idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [weak self] in
+                self?.calls.logger.debug("closing idle HTTP/1.1 connection")
+                self?.closeNow()
+            }
+        }
+        if let timeout = configuration.requestBodyTimeout {
+            headTimeout = LazyTimeout(timeout, on: context.eventLoop) { [weak self] in
+                guard let self else { return }
+                calls.warnings.warning(
+                    "closing connection: request head incomplete", metadata: ["timeout": "\(timeout)"], on: calls.logger)
+                closeNow()
+            }
+        }
         armIdleTimer()
     }
 
@@ -73,8 +84,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         defer { isReading = false }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            idleSince = nil
-            headSince = nil
+            idleTimeout?.stop()
+            headTimeout?.stop()
             begin(head)
         case .body(let buffer):
             guard let current, exchange.takesBody else { return }
@@ -100,9 +111,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         closing = true
-        idleTimer?.cancel()
+        idleTimeout?.cancel()
         graceTimer?.cancel()
-        headTimer?.cancel()
+        headTimeout?.cancel()
         calls.close()
         context.fireChannelInactive()
     }
@@ -264,49 +275,16 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     // MARK: Timers
 
     /// Bytes arrived (`HTTP1ReadObserver`): while no request is being served they begin a head,
-    /// which must be complete within `requestBodyTimeout`, or the connection is dropped. One
-    /// timer at most is scheduled, and checks when it fires how long the head has really been
-    /// arriving (scheduling and cancelling one per request would cost more than the request).
+    /// which must be complete within `requestBodyTimeout`, or the connection is dropped.
     func bytesArrived() {
-        guard current == nil, headSince == nil, !closing, let context, let timeout = configuration.requestBodyTimeout else { return }
-        // The loop's clock, not the system's: an embedded loop's time is its own.
-        let now = context.eventLoop.now
-        headSince = now
-        if headTimer == nil { scheduleHeadCheck(at: now + TimeAmount(timeout)) }
+        guard current == nil, !closing else { return }
+        headTimeout?.start()
     }
 
-    private func scheduleHeadCheck(at deadline: NIODeadline) {
-        guard let context else { return }
-        headTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-            headTimer = nil
-            guard let headSince, current == nil, let timeout = configuration.requestBodyTimeout else { return }
-            let end = headSince + TimeAmount(timeout)
-            if end > context.eventLoop.now { return scheduleHeadCheck(at: end) }
-            calls.warnings.warning(
-                "closing connection: request head incomplete", metadata: ["timeout": "\(timeout)"], on: calls.logger)
-            closeNow()
-        }
-    }
-
-    /// Notes that the connection has no request from now on; one timer at most is scheduled,
-    /// as for the head.
+    /// Notes that the connection has no request from now on.
     private func armIdleTimer() {
-        guard let timeout = configuration.idleTimeout, current == nil, let context else { return }
-        let now = context.eventLoop.now
-        idleSince = now
-        if idleTimer == nil { scheduleIdleCheck(at: now + TimeAmount(timeout)) }
-    }
-
-    private func scheduleIdleCheck(at deadline: NIODeadline) {
-        guard let context else { return }
-        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-            idleTimer = nil
-            guard let idleSince, current == nil, let timeout = configuration.idleTimeout else { return }
-            let end = idleSince + TimeAmount(timeout)
-            if end > context.eventLoop.now { return scheduleIdleCheck(at: end) }
-            calls.logger.debug("closing idle HTTP/1.1 connection")
-            closeNow()
-        }
+        guard current == nil else { return }
+        idleTimeout?.restart()
     }
 
     /// In-flight request finishes (within the grace period), then the connection closes.

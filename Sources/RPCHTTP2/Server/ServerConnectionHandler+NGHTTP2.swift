@@ -29,7 +29,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         guard isRequest else { return }
         clientStreams.opened(streamID)
         calls.openStream(id: streamID, openedInRead: readCount)
-        idleSince = nil
+        idleTimeout?.stop()
     }
 
     func session(header name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, on streamID: Int32) -> Bool {

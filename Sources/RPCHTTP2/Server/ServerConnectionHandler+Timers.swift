@@ -21,29 +21,16 @@ extension ServerConnectionHandler {
         armIdleTimer()
     }
 
-    /// Notes that the connection has no stream from now on. One timer at most is scheduled:
-    /// arming it for every call that ends and cancelling it for every call that starts cost
-    /// a scheduled task each, so the timer instead checks, when it fires, how long the
-    /// connection has really been idle, and waits out the rest.
+    /// Notes that the connection has no stream from now on (see `LazyTimeout`).
     func armIdleTimer() {
         guard let timeout = configuration.idleTimeout, refusal == nil, calls.streams.isEmpty, let context else { return }
-        // The loop's clock, not the system's: an embedded loop's time is its own.
-        let now = context.eventLoop.now
-        idleSince = now
-        if idleTimer == nil { scheduleIdleCheck(at: now + TimeAmount(timeout)) }
-    }
-
-    private func scheduleIdleCheck(at deadline: NIODeadline) {
-        guard let context else { return }
-        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-            idleTimer = nil
-            // A call is open: the timer is armed again when the last one ends.
-            guard let idleSince, let timeout = configuration.idleTimeout else { return }
-            let end = idleSince + TimeAmount(timeout)
-            if end > context.eventLoop.now { return scheduleIdleCheck(at: end) }
-            logger.debug("closing idle connection")
-            beginGracefulShutdown()
+        if idleTimeout == nil {
+            idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [weak self] in
+                self?.logger.debug("closing idle connection")
+                self?.beginGracefulShutdown()
+            }
         }
+        idleTimeout?.restart()
     }
 
     /// GOAWAY in two steps (notice, then the last stream after a PING round trip); in-flight

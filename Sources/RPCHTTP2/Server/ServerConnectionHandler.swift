@@ -50,9 +50,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) var readCount: UInt64 = 0
     @exclusivity(unchecked) private var flushScheduled = false
     @exclusivity(unchecked) var keepalive: KeepalivePinger?
-    @exclusivity(unchecked) var idleTimer: Scheduled<Void>?
-    /// When the last stream ended, while none is open (see `armIdleTimer`).
-    @exclusivity(unchecked) var idleSince: NIODeadline?
+    /// Runs while no stream is open (see `armIdleTimer`); `nil` with no idle timeout.
+    @exclusivity(unchecked) var idleTimeout: LazyTimeout?
     @exclusivity(unchecked) var graceTimer: Scheduled<Void>?
 
     init(
@@ -245,7 +244,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         state.channelInactive()
         calls.close()
         keepalive?.stop()
-        idleTimer?.cancel()
+        idleTimeout?.cancel()
         graceTimer?.cancel()
         refusalTimer?.cancel()
         releaseCallbacks()
