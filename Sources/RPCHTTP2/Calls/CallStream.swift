@@ -462,13 +462,18 @@ private struct InlineRequest {
     let head: RequestHead
     var first: [UInt8]?
     var second: [UInt8]?
+    /// Whether a second message came: stored, not computed from `second`, because each read
+    /// asks (`inlineRequestIsComplete`), and a getter would copy the whole request to answer.
+    private(set) var more = false
     /// The status the request failed with (malformed body, oversize message).
     var failure: RPCError?
 
-    /// Whether a second message came.
-    var more: Bool { second != nil }
-
     mutating func take(_ message: [UInt8]) {
-        if first == nil { first = message } else if second == nil { second = message }
+        if first == nil {
+            first = message
+        } else if !more {
+            second = message
+            more = true
+        }
     }
 }
