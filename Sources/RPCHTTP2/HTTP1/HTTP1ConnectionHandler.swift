@@ -61,15 +61,16 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     private func start(_ context: ChannelHandlerContext) {
         guard calls.transport == nil, !closing else { return }
         calls.open(transport: self, eventLoop: context.eventLoop, remoteAddress: context.channel.remoteAddress)
+        // The timeouts hold this handler strongly until `handlerRemoved`: a weak reference
+        // would put every retain of the handler on the slow path.
         if let timeout = configuration.idleTimeout {
-            idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [weak self] in
-                self?.calls.logger.debug("closing idle HTTP/1.1 connection")
-                self?.closeNow()
+            idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [self] in
+                calls.logger.debug("closing idle HTTP/1.1 connection")
+                closeNow()
             }
         }
         if let timeout = configuration.requestBodyTimeout {
-            headTimeout = LazyTimeout(timeout, on: context.eventLoop) { [weak self] in
-                guard let self else { return }
+            headTimeout = LazyTimeout(timeout, on: context.eventLoop) { [self] in
                 calls.warnings.warning(
                     "closing connection: request head incomplete", metadata: ["timeout": "\(timeout)"], on: calls.logger)
                 closeNow()
@@ -120,6 +121,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        idleTimeout?.cancel()
+        headTimeout?.cancel()
+        idleTimeout = nil
+        headTimeout = nil
         calls.releaseCallbacks()
     }
 

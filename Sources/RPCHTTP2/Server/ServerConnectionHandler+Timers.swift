@@ -25,9 +25,11 @@ extension ServerConnectionHandler {
     func armIdleTimer() {
         guard let timeout = configuration.idleTimeout, refusal == nil, calls.streams.isEmpty, let context else { return }
         if idleTimeout == nil {
-            idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [weak self] in
-                self?.logger.debug("closing idle connection")
-                self?.beginGracefulShutdown()
+            // Strongly, like the other callbacks, and let go in `releaseCallbacks`: a weak
+            // reference would put every retain of the handler on the slow path.
+            idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [self] in
+                logger.debug("closing idle connection")
+                beginGracefulShutdown()
             }
         }
         idleTimeout?.restart()

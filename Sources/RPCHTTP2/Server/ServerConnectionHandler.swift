@@ -255,6 +255,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// frame), which would otherwise keep it alive.
     private func releaseCallbacks() {
         keepalive = nil
+        idleTimeout?.cancel()
+        idleTimeout = nil
         calls.releaseCallbacks()
     }
 }
