@@ -1,17 +1,31 @@
 /// A message compression named in `grpc-encoding`; the transport compresses and decompresses.
+///
+/// A tag, not a stored name: every call compares and copies its algorithms, and a tag costs no
+/// reference count or lazy global to do so.
 public struct CompressionAlgorithm: Hashable, Sendable, CustomStringConvertible {
-    /// The header value, e.g. `gzip`.
-    public let name: String
+    private enum Kind: Hashable, CaseIterable {
+        case identity, gzip
+    }
 
-    private init(name: String) { self.name = name }
+    private let kind: Kind
 
     /// No compression.
-    public static let identity = CompressionAlgorithm(name: "identity")
+    public static var identity: CompressionAlgorithm { CompressionAlgorithm(kind: .identity) }
     /// gzip (RFC 1952).
-    public static let gzip = CompressionAlgorithm(name: "gzip")
+    public static var gzip: CompressionAlgorithm { CompressionAlgorithm(kind: .gzip) }
 
     /// Every algorithm this implementation supports.
-    package static let supported: [CompressionAlgorithm] = [.identity, .gzip]
+    package static let supported: [CompressionAlgorithm] = Kind.allCases.map(CompressionAlgorithm.init(kind:))
+
+    /// The header value, e.g. `gzip`.
+    public var name: String {
+        switch kind {
+        case .identity: "identity"
+        case .gzip: "gzip"
+        }
+    }
+
+    private init(kind: Kind) { self.kind = kind }
 
     /// The algorithm named by a `grpc-encoding` value, if supported.
     package init?(headerValue: String) {
