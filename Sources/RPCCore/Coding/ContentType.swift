@@ -1,13 +1,6 @@
 /// A request's content type: the protocol it speaks (gRPC, gRPC-Web or Connect) and the codec
 /// it selects.
 public struct ContentType: Hashable, Sendable, CustomStringConvertible {
-    /// The exact header value to echo back in the response.
-    public let headerValue: String
-    /// The codec's name: `json` or `cbor`.
-    public let codecName: String
-    /// How the protocol frames the call's messages.
-    package let framing: Framing
-
     /// How a protocol frames a call's messages and its end.
     package enum Framing: Hashable, Sendable {
         /// gRPC over HTTP/2: enveloped messages, the status in HTTP/2 trailers.
@@ -22,32 +15,80 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
         case connectStreaming
     }
 
+    /// A tag, not stored strings: every call copies and compares its content type, and a tag
+    /// costs no reference count or lazy global to do so.
+    private enum Kind: Hashable, CaseIterable {
+        case grpc, grpcJSON, grpcCBOR, connectJSON, connectCBOR, connectStreamingJSON, connectStreamingCBOR, grpcWeb, grpcWebJSON, grpcWebCBOR, grpcWebText, grpcWebTextJSON, grpcWebTextCBOR
+    }
+
+    private let kind: Kind
+
+    private init(_ kind: Kind) { self.kind = kind }
+
     /// `application/grpc`, read as JSON (so stock gRPC clients work unchanged).
-    public static let grpc = ContentType("application/grpc", "json", .grpc)
+    public static var grpc: ContentType { ContentType(.grpc) }
     /// `application/grpc+json`.
-    public static let grpcJSON = ContentType("application/grpc+json", "json", .grpc)
+    public static var grpcJSON: ContentType { ContentType(.grpcJSON) }
     /// `application/grpc+cbor`: the messages as CBOR.
-    public static let grpcCBOR = ContentType("application/grpc+cbor", "cbor", .grpc)
+    public static var grpcCBOR: ContentType { ContentType(.grpcCBOR) }
     /// `application/json`: a Connect unary call in JSON.
-    public static let connectJSON = ContentType("application/json", "json", .connectUnary)
+    public static var connectJSON: ContentType { ContentType(.connectJSON) }
     /// `application/cbor`: a Connect unary call in CBOR.
-    public static let connectCBOR = ContentType("application/cbor", "cbor", .connectUnary)
+    public static var connectCBOR: ContentType { ContentType(.connectCBOR) }
     /// `application/connect+json`: a Connect streaming call in JSON.
-    public static let connectStreamingJSON = ContentType("application/connect+json", "json", .connectStreaming)
+    public static var connectStreamingJSON: ContentType { ContentType(.connectStreamingJSON) }
     /// `application/connect+cbor`: a Connect streaming call in CBOR.
-    public static let connectStreamingCBOR = ContentType("application/connect+cbor", "cbor", .connectStreaming)
+    public static var connectStreamingCBOR: ContentType { ContentType(.connectStreamingCBOR) }
     /// `application/grpc-web`, read as JSON.
-    public static let grpcWeb = ContentType("application/grpc-web", "json", .grpcWeb)
+    public static var grpcWeb: ContentType { ContentType(.grpcWeb) }
     /// `application/grpc-web+json`.
-    public static let grpcWebJSON = ContentType("application/grpc-web+json", "json", .grpcWeb)
+    public static var grpcWebJSON: ContentType { ContentType(.grpcWebJSON) }
     /// `application/grpc-web+cbor`.
-    public static let grpcWebCBOR = ContentType("application/grpc-web+cbor", "cbor", .grpcWeb)
+    public static var grpcWebCBOR: ContentType { ContentType(.grpcWebCBOR) }
     /// `application/grpc-web-text`, read as JSON.
-    public static let grpcWebText = ContentType("application/grpc-web-text", "json", .grpcWebText)
+    public static var grpcWebText: ContentType { ContentType(.grpcWebText) }
     /// `application/grpc-web-text+json`.
-    public static let grpcWebTextJSON = ContentType("application/grpc-web-text+json", "json", .grpcWebText)
+    public static var grpcWebTextJSON: ContentType { ContentType(.grpcWebTextJSON) }
     /// `application/grpc-web-text+cbor`.
-    public static let grpcWebTextCBOR = ContentType("application/grpc-web-text+cbor", "cbor", .grpcWebText)
+    public static var grpcWebTextCBOR: ContentType { ContentType(.grpcWebTextCBOR) }
+
+    /// The exact header value to echo back in the response.
+    public var headerValue: String {
+        switch kind {
+        case .grpc: "application/grpc"
+        case .grpcJSON: "application/grpc+json"
+        case .grpcCBOR: "application/grpc+cbor"
+        case .connectJSON: "application/json"
+        case .connectCBOR: "application/cbor"
+        case .connectStreamingJSON: "application/connect+json"
+        case .connectStreamingCBOR: "application/connect+cbor"
+        case .grpcWeb: "application/grpc-web"
+        case .grpcWebJSON: "application/grpc-web+json"
+        case .grpcWebCBOR: "application/grpc-web+cbor"
+        case .grpcWebText: "application/grpc-web-text"
+        case .grpcWebTextJSON: "application/grpc-web-text+json"
+        case .grpcWebTextCBOR: "application/grpc-web-text+cbor"
+        }
+    }
+
+    /// The codec's name: `json` or `cbor`.
+    public var codecName: String {
+        switch kind {
+        case .grpcCBOR, .connectCBOR, .connectStreamingCBOR, .grpcWebCBOR, .grpcWebTextCBOR: "cbor"
+        case .grpc, .grpcJSON, .connectJSON, .connectStreamingJSON, .grpcWeb, .grpcWebJSON, .grpcWebText, .grpcWebTextJSON: "json"
+        }
+    }
+
+    /// How the protocol frames the call's messages.
+    package var framing: Framing {
+        switch kind {
+        case .grpc, .grpcJSON, .grpcCBOR: .grpc
+        case .grpcWeb, .grpcWebJSON, .grpcWebCBOR: .grpcWeb
+        case .grpcWebText, .grpcWebTextJSON, .grpcWebTextCBOR: .grpcWebText
+        case .connectJSON, .connectCBOR: .connectUnary
+        case .connectStreamingJSON, .connectStreamingCBOR: .connectStreaming
+        }
+    }
 
     /// Every gRPC content type a server of this package accepts, for each method.
     public static let all: [ContentType] = [.grpc, .grpcJSON, .grpcCBOR]
@@ -59,12 +100,6 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     ]
 
     private static let byEssence = Dictionary(uniqueKeysWithValues: everyProtocol.map { ($0.headerValue, $0) })
-
-    private init(_ headerValue: String, _ codecName: String, _ framing: Framing) {
-        self.headerValue = headerValue
-        self.codecName = codecName
-        self.framing = framing
-    }
 
     /// Parses a `content-type` value; `nil` for any type without a codec here (answered with
     /// HTTP 415). Parameters such as `; charset=utf-8` are ignored.
@@ -102,7 +137,13 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The codec for this content type.
-    public var codec: any MessageCodec { codecName == "cbor" ? CBORCodec.shared : JSONCodec.shared }
+    public var codec: any MessageCodec {
+        switch kind {
+        case .grpcCBOR, .connectCBOR, .connectStreamingCBOR, .grpcWebCBOR, .grpcWebTextCBOR: CBORCodec.shared
+        case .grpc, .grpcJSON, .connectJSON, .connectStreamingJSON, .grpcWeb, .grpcWebJSON, .grpcWebText, .grpcWebTextJSON:
+            JSONCodec.shared
+        }
+    }
 
     /// The protocol's name, as metrics label calls: `grpc`, `grpc_web` or `connect`.
     public var protocolName: String {
