@@ -6,7 +6,7 @@ import Testing
 @testable import RPCHTTP2
 
 /// Each protocol's decisions about a response, without sockets: heads, envelopes, ends,
-/// Connect's statuses and error JSON, and HTTP/1.1's keep-alive.
+/// and Connect's statuses and error JSON.
 @Suite("Response framing by protocol")
 struct ResponseFramingTests {
     static let notFound = ResponseTrailers(
@@ -98,53 +98,5 @@ struct ResponseFramingTests {
         #expect(ConnectError.codeName(.notFound) == "not_found")
         #expect(ConnectError.codeName(.cancelled) == "canceled")
         #expect(ConnectError.codeName(.deadlineExceeded) == "deadline_exceeded")
-    }
-
-    @Test("HTTP/1.1: keep-alive unless the request or a refusal says close")
-    func exchange() {
-        var exchange = HTTP1Exchange()
-        exchange.requestBegan(keepAlive: true)
-        #expect(exchange.takesBody)
-        exchange.requestEnded()
-        let keptOpen = !exchange.responseEnded()
-        #expect(keptOpen, "keep-alive")
-
-        exchange.requestBegan(keepAlive: true)
-        let keptOpenEarly = !exchange.responseEnded()
-        #expect(keptOpenEarly, "answered before the body ended: the rest is read and dropped")
-        exchange.requestEnded()
-
-        exchange.requestBegan(keepAlive: false)
-        exchange.requestEnded()
-        let closes2 = exchange.responseEnded()
-        #expect(closes2, "connection: close")
-
-        exchange.requestBegan(keepAlive: true)
-        exchange.closeAfterResponse()
-        exchange.requestEnded()
-        let closes3 = exchange.responseEnded()
-        #expect(closes3, "a shutdown or a refusal")
-    }
-
-    @Test("HTTP/1.1 refuses smuggling shapes and oversize announcements before the call starts")
-    func refusals() {
-        let exchange = HTTP1Exchange()
-        func head(_ fields: [(String, String)]) -> HTTPRequestHead {
-            HTTPRequestHead(version: .http1_1, method: .POST, uri: "/a/B", headers: HTTPHeaders(fields))
-        }
-        let fine = RequestHeaders(limit: 1 << 14)
-        #expect(exchange.refusal(of: head([("content-length", "2")]), headers: fine, maxMessageSize: 100) == nil)
-        #expect(exchange.refusal(of: head([("content-length", "2"), ("transfer-encoding", "chunked")]), headers: fine, maxMessageSize: 100) == .badRequest)
-        #expect(exchange.refusal(of: head([("content-length", "2"), ("content-length", "3")]), headers: fine, maxMessageSize: 100) == .badRequest)
-        #expect(exchange.refusal(of: head([("Content-Length", " 2 ,2"), ("content-length", "2")]), headers: fine, maxMessageSize: 100) == nil)
-        #expect(exchange.refusal(of: head([("content-length", "2, 3")]), headers: fine, maxMessageSize: 100) == .badRequest)
-        #expect(exchange.refusal(of: head([("content-length", "")]), headers: fine, maxMessageSize: 100) == .badRequest)
-        #expect(exchange.refusal(of: head([("content-length", "-1")]), headers: fine, maxMessageSize: 100) == .badRequest)
-        #expect(exchange.refusal(of: head([("content-length", "106")]), headers: fine, maxMessageSize: 100) == .payloadTooLarge)
-        var overflowed = RequestHeaders(limit: 40)
-        var name = "x-long"
-        var value = String(repeating: "a", count: 100)
-        name.withUTF8 { n in value.withUTF8 { v in overflowed.append(name: UnsafeRawBufferPointer(n), value: UnsafeRawBufferPointer(v)) } }
-        #expect(exchange.refusal(of: head([]), headers: overflowed, maxMessageSize: 100) == .requestHeaderFieldsTooLarge)
     }
 }

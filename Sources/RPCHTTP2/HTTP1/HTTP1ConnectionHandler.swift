@@ -10,8 +10,9 @@ import RPCCore
 /// complete at once with `content-length`, a stream chunked. Keep-alive unless the request or
 /// a shutdown says otherwise.
 ///
-/// What HTTP/1.1 leaves open is decided by `HTTP1Exchange`; the raw bytes before the decoder
-/// are checked by `HTTP1InputGuard`.
+/// What HTTP/1.1 decides (where the exchange is, how a head is framed, keep-alive) is
+/// `HTTP1Exchange`'s; a head's input rules are `HTTP1RequestRefusal`'s, and the raw bytes
+/// before the decoder are checked by `HTTP1InputGuard`.
 final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -21,13 +22,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     let configuration: HTTP2ServerConfiguration
     let refusal: ConnectionRefusal?
     @exclusivity(unchecked) private var context: ChannelHandlerContext?
-    @exclusivity(unchecked) private var exchange = HTTP1Exchange()
-    /// The call of the request being served.
-    @exclusivity(unchecked) private var current: CallStream?
-    /// The response head, written with the first body bytes (so that a body complete at once
-    /// gets a `content-length`).
-    @exclusivity(unchecked) private var pendingHead: HTTPResponseHead?
-    @exclusivity(unchecked) private var headWritten = false
+    /// Where the connection is: its request, the call serving it and its response.
+    @exclusivity(unchecked) private var exchange = HTTP1Exchange<CallStream>()
     @exclusivity(unchecked) private var nextID: Int32 = 1
     @exclusivity(unchecked) private var isReading = false
     @exclusivity(unchecked) private var flushScheduled = false
@@ -38,7 +34,6 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// Drops the connection when a request head has been arriving for `requestBodyTimeout`
     /// (see `bytesArrived`); `nil` with no such timeout.
     @exclusivity(unchecked) private var headTimeout: LazyTimeout?
-    @exclusivity(unchecked) private var closing = false
 
     init(calls: ConnectionCalls, configuration: HTTP2ServerConfiguration, refusal: ConnectionRefusal?) {
         self.calls = calls
@@ -59,7 +54,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func start(_ context: ChannelHandlerContext) {
-        guard calls.transport == nil, !closing else { return }
+        guard calls.transport == nil, !exchange.isClosing else { return }
         calls.open(transport: self, eventLoop: context.eventLoop, remoteAddress: context.channel.remoteAddress)
         // The timeouts hold this handler strongly until `handlerRemoved`: a weak reference
         // would put every retain of the handler on the slow path.
@@ -80,7 +75,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing else { return }
+        guard !exchange.isClosing else { return }
         isReading = true
         defer { isReading = false }
         switch unwrapInboundIn(data) {
@@ -89,11 +84,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             headTimeout?.stop()
             begin(head)
         case .body(let buffer):
-            guard let current, exchange.takesBody else { return }
-            buffer.withUnsafeReadableBytes { _ = calls.receiveData($0, on: current) }
+            guard let call = exchange.bodyReceiver() else { return }
+            buffer.withUnsafeReadableBytes { _ = calls.receiveData($0, on: call) }
         case .end:
-            exchange.requestEnded()
-            if let current { calls.endRequest(on: current) }
+            if let call = exchange.requestEnded() { calls.endRequest(on: call) }
         }
         calls.answerReadyInlineCalls()
         calls.shedOverBudget()
@@ -111,7 +105,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        closing = true
+        _ = exchange.close()
         idleTimeout?.cancel()
         graceTimer?.cancel()
         headTimeout?.cancel()
@@ -133,7 +127,13 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// then the connection closes.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         calls.logger.debug("HTTP/1.1 connection error", metadata: ["error": "\(error)"])
-        if let parserError = error as? HTTPParserError, current == nil || (!headWritten && pendingHead == nil), !closing {
+        guard let parserError = error as? HTTPParserError else { return closeNow() }
+        switch exchange.parseFailed() {
+        case .none:
+            return
+        case .close:
+            context.close(promise: nil)
+        case .answerAndClose:
             let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
             let code: StatusCode = status == .badRequest ? .invalidArgument : .resourceExhausted
             let body = ConnectError.json(ResponseTrailers(code: code, message: status.reasonPhrase))
@@ -143,8 +143,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.close(promise: nil)
         }
-        closeNow()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -161,10 +161,11 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     private func begin(_ head: HTTPRequestHead) {
         let stream = calls.openStream(id: nextID, openedInRead: 0)
         nextID = nextID == .max ? 1 : nextID + 1
-        current = stream
-        pendingHead = nil
-        headWritten = false
-        exchange.requestBegan(keepAlive: head.isKeepAlive)
+        let takesBody = head.method != .GET && head.method != .HEAD
+        guard exchange.requestBegan(stream, keepAlive: head.isKeepAlive, takesBody: takesBody) else {
+            _ = calls.closeStream(stream.id)
+            return
+        }
         appendField(":method", head.method.rawValue, to: stream)
         appendField(":path", head.uri, to: stream)
         for (name, value) in head.headers {
@@ -172,7 +173,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         }
         let headers = stream.takeHeaders()
         if headers.path != nil { calls.recentRequest = headers.reusable }
-        if let status = exchange.refusal(of: head, headers: headers, maxMessageSize: configuration.maxReceiveMessageSize) {
+        if let status = HTTP1RequestRefusal.status(of: head, headers: headers, maxMessageSize: configuration.maxReceiveMessageSize) {
             answerAndClose(stream, status: status, headers: headers)
             return
         }
@@ -187,7 +188,6 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             return
         }
         calls.startCall(on: stream, headers: headers)
-        if head.method == .GET || head.method == .HEAD { exchange.requestEnded() }
     }
 
     private func appendField(_ name: String, _ value: String, to stream: CallStream) {
@@ -212,9 +212,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// Writes what the current call's response has, while the channel takes it.
     private func pump() {
         // Nothing to write before the response started (a request part arrived, say).
-        guard let context, let stream = current, !closing, stream.machine.responseStarted || pendingHead != nil else { return }
+        guard let context, exchange.hasResponse, let stream = exchange.call else { return }
         var wrote = false
-        while context.channel.isWritable || pendingHead != nil {
+        while context.channel.isWritable || exchange.headIsReady {
             // As large as what waits (a unary answer in one piece), within 256 bytes and 64 KiB.
             let size = min(max(stream.queuedResponseBytes, 256), 64 * 1024)
             var buffer = context.channel.allocator.buffer(capacity: size)
@@ -237,7 +237,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
                 endResponse(context)
                 return
             case .deferred:
-                if pendingHead != nil {
+                if exchange.headIsReady {
                     writeHead(contentLength: nil)
                     wrote = true
                 }
@@ -248,33 +248,27 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         if wrote { context.flush() }
     }
 
+    /// Writes the response head if it waits for the first body bytes.
     private func writeHead(contentLength: Int?) {
-        guard var head = pendingHead, let context else { return }
-        pendingHead = nil
-        headWritten = true
-        // Added, not replaced: the head's fields never hold either (`responseHead` drops them),
-        // and a replace would copy the fields once more.
-        if let contentLength { head.headers.add(name: "content-length", value: String(contentLength)) }
-        if exchange.closesAfterResponse { head.headers.add(name: "connection", value: "close") }
+        guard let context, let head = exchange.takeHead(contentLength: contentLength) else { return }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 
     /// The response is written: the next request may come, or the connection closes.
     private func endResponse(_ context: ChannelHandlerContext) {
-        let stream = current
-        current = nil
-        let close = exchange.responseEnded()
-        guard close else {
+        switch exchange.responseWritten() {
+        case .none:
+            return
+        case .keepOpen(let stream):
             // No promise: a future a response would cost an allocation.
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            if let stream { calls.closeStream(stream.id) }
+            calls.closeStream(stream.id)
             armIdleTimer()
-            return
+        case .close(let stream):
+            let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            calls.closeStream(stream.id)
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if let stream { calls.closeStream(stream.id) }
-        closing = true
-        written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     // MARK: Timers
@@ -282,52 +276,55 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// Bytes arrived (`HTTP1ReadObserver`): while no request is being served they begin a head,
     /// which must be complete within `requestBodyTimeout`, or the connection is dropped.
     func bytesArrived() {
-        guard current == nil, !closing else { return }
+        guard exchange.isBetweenRequests else { return }
         headTimeout?.start()
     }
 
     /// Notes that the connection has no request from now on.
     private func armIdleTimer() {
-        guard current == nil else { return }
+        guard exchange.isBetweenRequests else { return }
         idleTimeout?.restart()
     }
 
     /// In-flight request finishes (within the grace period), then the connection closes.
     private func beginGracefulShutdown() {
-        guard let context, !closing else { return }
-        guard current != nil else { return closeNow() }
-        exchange.closeAfterResponse()
-        graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
-            let cut = calls.cutRunningCalls()
-            calls.logger.info("closing connection: shutdown grace period over", metadata: ["calls_cut": "\(cut)"])
-            pump()
-            if current != nil { closeNow() }
+        guard let context else { return }
+        switch exchange.gracefulShutdown() {
+        case .none:
+            return
+        case .closeNow:
+            context.close(promise: nil)
+        case .finishThenClose:
+            graceTimer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(configuration.shutdownGracePeriod)) { [self] in
+                let cut = calls.cutRunningCalls()
+                calls.logger.info("closing connection: shutdown grace period over", metadata: ["calls_cut": "\(cut)"])
+                pump()
+                if exchange.call != nil { closeNow() }
+            }
         }
     }
 
     private func closeNow() {
-        guard let context, !closing else { return }
-        closing = true
+        guard let context, exchange.close() else { return }
         context.close(promise: nil)
     }
 }
 
 extension HTTP1ConnectionHandler: CallTransport {
-    var isOpen: Bool { !closing && context != nil }
+    var isOpen: Bool { !exchange.isClosing && context != nil }
 
     /// The head of most Connect answers, made once.
     private static let plainConnectJSONHead = HTTPResponseHead(
         version: .http1_1, status: .ok, headers: HTTPHeaders([("content-type", ContentType.connectJSON.headerValue)]))
 
     func sendResponseHead(_ head: ResponseHead, of stream: CallStream, hasBody: Bool) {
-        guard stream === current else { return }
-        if case .plain(.connectJSON) = head {
-            pendingHead = Self.plainConnectJSONHead
-        } else {
-            pendingHead = Self.responseHead(head)
-        }
-        if !hasBody, let context {
-            writeHead(contentLength: 0)
+        guard let context else { return }
+        let response = if case .plain(.connectJSON) = head { Self.plainConnectJSONHead } else { Self.responseHead(head) }
+        switch exchange.responseHead(response, of: stream, hasBody: hasBody) {
+        case .none, .held:
+            break
+        case .writeAndEnd(let head):
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
             endResponse(context)
         }
     }
@@ -357,7 +354,7 @@ extension HTTP1ConnectionHandler: CallTransport {
     }
 
     func resumeResponseBody(of stream: CallStream) {
-        if stream === current { scheduleFlush() }
+        if stream === exchange.call { scheduleFlush() }
     }
 
     func sendTrailers(_ trailers: ResponseTrailers, of stream: CallStream) {
@@ -365,9 +362,8 @@ extension HTTP1ConnectionHandler: CallTransport {
     }
 
     func reset(_ stream: CallStream, _ reason: StreamReset) {
-        guard stream === current else { return }
-        if case .noError = reason, headWritten || pendingHead == nil { return }
-        closeNow()
+        let cleanly = if case .noError = reason { true } else { false }
+        if exchange.mustCloseOnReset(of: stream, cleanly: cleanly) { closeNow() }
     }
 
     func creditRequestBytes(_ count: Int, of stream: CallStream) {}
