@@ -45,13 +45,15 @@ struct CallStreamStateMachineTests {
         #expect(machine.messageQueued() == true, "the first message submits the response headers")
         #expect(machine.messageQueued() == false)
         #expect(machine.responseStarted && !machine.isFinished)
-        #expect(machine.bodySent() == false, "no trailers while the call runs")
+        #expect(machine.bodySent() == .none, "no trailers while the call runs")
         #expect(machine.finish(withMessage: false) == .drain(submitHeaders: false))
         #expect(machine.isFinished)
         #expect(!machine.takesRequestBody, "request bytes after the response finished are dropped")
         #expect(machine.finish(withMessage: true) == .none, "the first finish wins")
-        #expect(machine.bodySent() == true)
-        #expect(machine.bodySent() == false, "trailers go once")
+        machine.trailersFollowBody(.ok())
+        #expect(machine.response == .draining(trailers: .ok()), "the trailers wait in the state")
+        #expect(machine.bodySent() == .sendTrailers(.ok()))
+        #expect(machine.bodySent() == .none, "trailers go once")
         #expect(machine.response == .ended)
     }
 
@@ -59,8 +61,8 @@ struct CallStreamStateMachineTests {
     func unaryAnswer() {
         var machine = Self.started()
         #expect(machine.finish(withMessage: true) == .drain(submitHeaders: true))
-        #expect(machine.response == .draining)
-        #expect(machine.bodySent() == true)
+        #expect(machine.response == .draining(trailers: nil))
+        #expect(machine.bodySent() == .ended, "with no trailers (gRPC-Web, Connect) the body's end ends the response")
     }
 
     @Test("a finish with no message before any is trailers-only, and ends the response at once")
@@ -68,7 +70,9 @@ struct CallStreamStateMachineTests {
         var machine = Self.started()
         #expect(machine.finish(withMessage: false) == .trailersOnly)
         #expect(machine.response == .ended)
-        #expect(machine.bodySent() == false, "no second header block")
+        #expect(machine.bodySent() == .none, "no second header block")
+        machine.trailersFollowBody(.ok())
+        #expect(machine.response == .ended, "an ended response takes no trailers")
         #expect(machine.streamClosed() == false, "the end was recorded by the finish")
     }
 
@@ -95,12 +99,13 @@ struct CallStreamStateMachineTests {
         var streaming = Self.started()
         _ = streaming.messageQueued()
         #expect(streaming.abandon() == .reset(recordsEnd: true))
-        #expect(streaming.bodySent() == false)
+        #expect(streaming.bodySent() == .none)
 
         var draining = Self.started()
         _ = draining.finish(withMessage: true)
+        draining.trailersFollowBody(.ok())
         #expect(draining.abandon() == .reset(recordsEnd: false))
-        #expect(draining.bodySent() == false, "the trailers of a reset stream are dropped")
+        #expect(draining.bodySent() == .none, "the trailers of a reset stream are dropped")
     }
 
     @Test("a stream that closes records a cancelled end only for a call that had not finished")
@@ -117,6 +122,6 @@ struct CallStreamStateMachineTests {
         var finished = Self.started()
         _ = finished.finish(withMessage: true)
         #expect(finished.streamClosed() == false)
-        #expect(finished.bodySent() == false)
+        #expect(finished.bodySent() == .none)
     }
 }

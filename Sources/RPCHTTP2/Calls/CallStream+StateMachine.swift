@@ -15,9 +15,8 @@ extension CallStream {
     /// ```
     ///
     /// The call's end (metrics and access log) is recorded exactly when the response leaves
-    /// `idle` or `streaming`: the actions that say so. The machine is a few bytes with no
-    /// reference in it (the stream keeps the trailers that wait), so asking it costs nothing
-    /// on the call path.
+    /// `idle` or `streaming`: the actions that say so. A draining response carries the
+    /// trailers that follow its body (HTTP/2 gRPC), and `bodySent` hands them over once.
     struct StateMachine {
         enum Request: Equatable {
             /// Its header block is arriving: fields go to the request head, not to trailers.
@@ -35,8 +34,9 @@ extension CallStream {
             case idle
             /// The response headers are submitted; messages follow.
             case streaming
-            /// The call finished: its trailers go once the queued body is sent.
-            case draining
+            /// The call finished: once the queued body is sent, `trailers` go, or (none) the
+            /// body's end ends the response.
+            case draining(trailers: ResponseTrailers?)
             /// Trailers, a trailers-only answer or RST_STREAM were submitted, or the stream
             /// closed: nothing more is sent.
             case ended
@@ -85,7 +85,7 @@ extension CallStream {
         /// recorded now.
         mutating func answeredBeforeStart(withBody: Bool = false) {
             request = .ended
-            response = withBody ? .draining : .ended
+            response = withBody ? .draining(trailers: nil) : .ended
         }
 
         /// The request ended, cleanly or not; returns whether its reader still has to be told.
@@ -135,16 +135,34 @@ extension CallStream {
                 return .trailersOnly
             case .idle, .streaming:
                 let submitHeaders = !responseStarted
-                response = .draining
+                response = .draining(trailers: nil)
                 return .drain(submitHeaders: submitHeaders)
             }
         }
 
-        /// The queued body went to nghttp2; returns whether the trailers go now (once).
-        mutating func bodySent() -> Bool {
-            guard case .draining = response else { return false }
-            response = .ended
-            return true
+        /// The finished call's status goes in `trailers` after its body (HTTP/2 gRPC), not in the body.
+        mutating func trailersFollowBody(_ trailers: ResponseTrailers) {
+            guard case .draining = response else { return }
+            response = .draining(trailers: trailers)
+        }
+
+        enum BodySentAction: Equatable {
+            /// The response goes on (or had ended).
+            case none
+            /// The body's end ends the response.
+            case ended
+            /// Submit these trailers: they end the response.
+            case sendTrailers(ResponseTrailers)
+        }
+
+        /// The queued body went to the transport; once a finished call's has, its response ends.
+        mutating func bodySent() -> BodySentAction {
+            guard case .draining = response else { return .none }
+            // Moved out, not copied: a copy would retain each of the trailers' fields.
+            var finished = Response.ended
+            swap(&finished, &response)
+            guard case .draining(let trailers?) = finished else { return .ended }
+            return .sendTrailers(trailers)
         }
 
         enum AbandonAction: Equatable {

@@ -25,8 +25,6 @@ final class CallStream {
     @exclusivity(unchecked) private var heldMessage: [UInt8]?
 
     @exclusivity(unchecked) private var outbound = OutboundBody()
-    /// The trailers of a finished call, sent once its body is (`StateMachine.Response.draining`).
-    @exclusivity(unchecked) private var pendingTrailers: ResponseTrailers?
     /// The connection's read (its count of reads so far) that brought this stream's request head.
     let openedInRead: UInt64
     /// The bytes the connection counts this stream as holding (see `heldBytes`).
@@ -351,7 +349,7 @@ final class CallStream {
             if let lastMessage { appendResponse(lastMessage) }
             recordEnd(trailers.code)  // after the last message, which the access log counts
             switch framing.end(trailers) {
-            case .trailers(let trailers): pendingTrailers = trailers
+            case .trailers(let trailers): machine.trailersFollowBody(trailers)
             case .body(let bytes): appendBodyEnd(bytes)
             }
             wakeBody(transport)
@@ -377,10 +375,16 @@ final class CallStream {
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if count > 0 { watch.sent() }
-        if outbound.isEmpty, machine.bodySent() {
-            guard let trailers = pendingTrailers.take() else { return .last(count: count, trailersFollow: false) }
-            transport.sendTrailers(trailers, of: self)
-            return .last(count: count, trailersFollow: true)
+        if outbound.isEmpty {
+            switch machine.bodySent() {
+            case .none:
+                break
+            case .ended:
+                return .last(count: count, trailersFollow: false)
+            case .sendTrailers(let trailers):
+                transport.sendTrailers(trailers, of: self)
+                return .last(count: count, trailersFollow: true)
+            }
         }
         guard count > 0 else {
             outbound.noteDeferred()
@@ -432,7 +436,6 @@ final class CallStream {
         stopDeadlineAndSource()
         inline = nil
         outbound.removeAll()
-        pendingTrailers = nil
         outbound.failWriter(error)
         endRequest(error)
     }
