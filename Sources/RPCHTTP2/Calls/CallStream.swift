@@ -117,8 +117,9 @@ final class CallStream {
         // Clamped by NIO: the longest `grpc-timeout` (99999999H) is past what it can schedule,
         // and then simply never fires.
         let remaining = TimeAmount(ContinuousClock.now.duration(to: deadline))
-        deadlineTimer = eventLoop.assumeIsolated().scheduleTask(in: remaining) { [weak self] in
-            guard let self else { return }
+        // Strongly: a weak reference would put every retain of this stream on the slow path.
+        // The timer is cancelled when the call ends or its stream closes, which lets go of it.
+        deadlineTimer = eventLoop.assumeIsolated().scheduleTask(in: remaining) { [self] in
             connection.endCall(self, ResponseTrailers(code: .deadlineExceeded, message: "deadline exceeded"))
         }
     }
