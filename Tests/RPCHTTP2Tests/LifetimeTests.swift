@@ -40,4 +40,41 @@ struct LifetimeTests {
         }
         #expect(released == nil)
     }
+
+    static func calls() -> ConnectionCalls {
+        ConnectionCalls(
+            configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: Logger(label: "test.lifetime"),
+            metrics: ServerMetrics(router: Router()), warnings: WarningThrottle(), bufferPool: nil)
+    }
+
+    @Test("an HTTP/1.1 connection's handler is freed once its channel closed, its idle and head timeouts armed")
+    func closedHTTP1ConnectionIsFreed() throws {
+        weak var released: HTTP1ConnectionHandler?
+        do {
+            #expect(HTTP2ServerConfiguration.defaults.idleTimeout != nil && HTTP2ServerConfiguration.defaults.requestBodyTimeout != nil)
+            let handler = HTTP1ConnectionHandler(calls: Self.calls(), configuration: .defaults, refusal: nil)
+            released = handler
+            let channel = EmbeddedChannel()
+            try channel.pipeline.syncOperations.addHandler(handler)
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 50051)).wait()
+            handler.bytesArrived()  // starts the head timeout
+            _ = try channel.finish(acceptAlreadyClosed: true)
+        }
+        #expect(released == nil)
+    }
+
+    @Test("a stream whose call has a deadline is freed once it closed: its timer lets go of it")
+    func closedStreamWithDeadlineIsFreed() {
+        let loop = EmbeddedEventLoop()
+        let calls = Self.calls()
+        weak var released: CallStream?
+        do {
+            let stream = calls.openStream(id: 1, openedInRead: 0)
+            released = stream
+            stream.armDeadline(on: loop, at: .now + .seconds(60), connection: calls)
+            _ = calls.closeStream(1)
+            stream.close()
+        }
+        #expect(released == nil)
+    }
 }
