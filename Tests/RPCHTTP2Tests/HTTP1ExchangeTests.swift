@@ -26,13 +26,13 @@ struct HTTP1ExchangeTests {
         #expect(exchange.bodyReceiver() == nil, "after its end, nothing more goes to the call")
         let toldAgain = exchange.requestEnded()
         #expect(toldAgain == nil, "the end is told once")
-        #expect(!exchange.hasResponse)
+        #expect(exchange.respondingCall == nil)
 
         guard case .held = exchange.responseHead(Self.okHead, of: call, hasBody: true) else {
             Issue.record("a head with a body to come waits for it")
             return
         }
-        #expect(exchange.hasResponse && exchange.headIsReady)
+        #expect(exchange.respondingCall === call && exchange.headIsReady)
         let firstHead = exchange.takeHead(contentLength: 7)
         let head = try #require(firstHead)
         #expect(head.headers["content-length"] == ["7"])

@@ -3,7 +3,8 @@
 /// A tag, not a stored name: every call compares and copies its algorithms, and a tag costs no
 /// reference count or lazy global to do so.
 public struct CompressionAlgorithm: Hashable, Sendable, CustomStringConvertible {
-    private enum Kind: Hashable, CaseIterable {
+    /// Its raw value is the header value.
+    private enum Kind: String, CaseIterable {
         case identity, gzip
     }
 
@@ -18,19 +19,14 @@ public struct CompressionAlgorithm: Hashable, Sendable, CustomStringConvertible 
     package static let supported: [CompressionAlgorithm] = Kind.allCases.map(CompressionAlgorithm.init(kind:))
 
     /// The header value, e.g. `gzip`.
-    public var name: String {
-        switch kind {
-        case .identity: "identity"
-        case .gzip: "gzip"
-        }
-    }
+    public var name: String { kind.rawValue }
 
     private init(kind: Kind) { self.kind = kind }
 
     /// The algorithm named by a `grpc-encoding` value, if supported.
     package init?(headerValue: String) {
-        guard let match = Self.supported.first(where: { $0.name == headerValue }) else { return nil }
-        self = match
+        guard let kind = Kind(rawValue: headerValue) else { return nil }
+        self.init(kind: kind)
     }
 
     /// The `grpc-accept-encoding` value this implementation advertises.

@@ -16,9 +16,21 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A tag, not stored strings: every call copies and compares its content type, and a tag
-    /// costs no reference count or lazy global to do so.
-    private enum Kind: Hashable, CaseIterable {
-        case grpc, grpcJSON, grpcCBOR, connectJSON, connectCBOR, connectStreamingJSON, connectStreamingCBOR, grpcWeb, grpcWebJSON, grpcWebCBOR, grpcWebText, grpcWebTextJSON, grpcWebTextCBOR
+    /// costs no reference count or lazy global to do so. Its raw value is the header value.
+    private enum Kind: String, CaseIterable {
+        case grpc = "application/grpc"
+        case grpcJSON = "application/grpc+json"
+        case grpcCBOR = "application/grpc+cbor"
+        case connectJSON = "application/json"
+        case connectCBOR = "application/cbor"
+        case connectStreamingJSON = "application/connect+json"
+        case connectStreamingCBOR = "application/connect+cbor"
+        case grpcWeb = "application/grpc-web"
+        case grpcWebJSON = "application/grpc-web+json"
+        case grpcWebCBOR = "application/grpc-web+cbor"
+        case grpcWebText = "application/grpc-web-text"
+        case grpcWebTextJSON = "application/grpc-web-text+json"
+        case grpcWebTextCBOR = "application/grpc-web-text+cbor"
     }
 
     private let kind: Kind
@@ -53,31 +65,18 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     public static var grpcWebTextCBOR: ContentType { ContentType(.grpcWebTextCBOR) }
 
     /// The exact header value to echo back in the response.
-    public var headerValue: String {
+    public var headerValue: String { kind.rawValue }
+
+    /// Whether the messages are CBOR (JSON otherwise).
+    private var isCBOR: Bool {
         switch kind {
-        case .grpc: "application/grpc"
-        case .grpcJSON: "application/grpc+json"
-        case .grpcCBOR: "application/grpc+cbor"
-        case .connectJSON: "application/json"
-        case .connectCBOR: "application/cbor"
-        case .connectStreamingJSON: "application/connect+json"
-        case .connectStreamingCBOR: "application/connect+cbor"
-        case .grpcWeb: "application/grpc-web"
-        case .grpcWebJSON: "application/grpc-web+json"
-        case .grpcWebCBOR: "application/grpc-web+cbor"
-        case .grpcWebText: "application/grpc-web-text"
-        case .grpcWebTextJSON: "application/grpc-web-text+json"
-        case .grpcWebTextCBOR: "application/grpc-web-text+cbor"
+        case .grpcCBOR, .connectCBOR, .connectStreamingCBOR, .grpcWebCBOR, .grpcWebTextCBOR: true
+        case .grpc, .grpcJSON, .connectJSON, .connectStreamingJSON, .grpcWeb, .grpcWebJSON, .grpcWebText, .grpcWebTextJSON: false
         }
     }
 
     /// The codec's name: `json` or `cbor`.
-    public var codecName: String {
-        switch kind {
-        case .grpcCBOR, .connectCBOR, .connectStreamingCBOR, .grpcWebCBOR, .grpcWebTextCBOR: "cbor"
-        case .grpc, .grpcJSON, .connectJSON, .connectStreamingJSON, .grpcWeb, .grpcWebJSON, .grpcWebText, .grpcWebTextJSON: "json"
-        }
-    }
+    public var codecName: String { isCBOR ? "cbor" : "json" }
 
     /// How the protocol frames the call's messages.
     package var framing: Framing {
@@ -94,37 +93,20 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     public static let all: [ContentType] = [.grpc, .grpcJSON, .grpcCBOR]
 
     /// Every content type a server of this package accepts, gRPC-Web and Connect included.
-    package static let everyProtocol: [ContentType] = all + [
-        .connectJSON, .connectCBOR, .connectStreamingJSON, .connectStreamingCBOR, .grpcWeb, .grpcWebJSON, .grpcWebCBOR,
-        .grpcWebText, .grpcWebTextJSON, .grpcWebTextCBOR,
-    ]
-
-    private static let byEssence = Dictionary(uniqueKeysWithValues: everyProtocol.map { ($0.headerValue, $0) })
+    package static let everyProtocol: [ContentType] = Kind.allCases.map(ContentType.init)
 
     /// Parses a `content-type` value; `nil` for any type without a codec here (answered with
     /// HTTP 415). Parameters such as `; charset=utf-8` are ignored.
     package init?(headerValue: String) {
-        switch headerValue {  // the exact values most clients send: no parsing
-        case "application/grpc":
-            self = .grpc
+        if let kind = Kind(rawValue: headerValue) {  // the exact values most clients send: no parsing
+            self.init(kind)
             return
-        case "application/grpc+json":
-            self = .grpcJSON
-            return
-        case "application/grpc+cbor":
-            self = .grpcCBOR
-            return
-        case "application/json":
-            self = .connectJSON
-            return
-        default:
-            break
         }
         let essence = headerValue.split(separator: ";", maxSplits: 1).first.map {
             $0.trimmingHTTPWhitespace().lowercased()
         } ?? ""
-        guard let known = Self.byEssence[essence] else { return nil }
-        self = known
+        guard let kind = Kind(rawValue: essence) else { return nil }
+        self.init(kind)
     }
 
     /// The Connect unary content type for a GET's `encoding` (`json` or `cbor`).
@@ -137,13 +119,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The codec for this content type.
-    public var codec: any MessageCodec {
-        switch kind {
-        case .grpcCBOR, .connectCBOR, .connectStreamingCBOR, .grpcWebCBOR, .grpcWebTextCBOR: CBORCodec.shared
-        case .grpc, .grpcJSON, .connectJSON, .connectStreamingJSON, .grpcWeb, .grpcWebJSON, .grpcWebText, .grpcWebTextJSON:
-            JSONCodec.shared
-        }
-    }
+    public var codec: any MessageCodec { isCBOR ? CBORCodec.shared : JSONCodec.shared }
 
     /// The protocol's name, as metrics label calls: `grpc`, `grpc_web` or `connect`.
     public var protocolName: String {

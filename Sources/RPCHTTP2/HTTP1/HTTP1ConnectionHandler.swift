@@ -135,8 +135,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             context.close(promise: nil)
         case .answerAndClose:
             let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
-            let code: StatusCode = status == .badRequest ? .invalidArgument : .resourceExhausted
-            let body = ConnectError.json(ResponseTrailers(code: code, message: status.reasonPhrase))
+            let body = ConnectError.json(HTTP1RequestRefusal.trailers(for: status))
             let head = HTTPResponseHead(
                 version: .http1_1, status: status,
                 headers: ["connection": "close", "content-type": "application/json", "content-length": String(body.count)])
@@ -201,9 +200,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// Answers a request that breaks HTTP/1.1's rules with `status` and a Connect error body, then closes.
     private func answerAndClose(_ stream: CallStream, status: HTTPResponseStatus, headers: RequestHeaders) {
         exchange.closeAfterResponse()
-        let code: StatusCode = status == .badRequest ? .invalidArgument : .resourceExhausted
-        let trailers = ResponseTrailers(code: code, message: status.reasonPhrase)
-        let rejected = RequestValidation.Rejected(httpStatus: Int(status.code), contentType: .connectJSON, trailers: trailers)
+        let rejected = RequestValidation.Rejected(
+            httpStatus: Int(status.code), contentType: .connectJSON, trailers: HTTP1RequestRefusal.trailers(for: status))
         calls.answer(stream, rejected, path: headers.path)
     }
 
@@ -212,7 +210,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// Writes what the current call's response has, while the channel takes it.
     private func pump() {
         // Nothing to write before the response started (a request part arrived, say).
-        guard let context, exchange.hasResponse, let stream = exchange.call else { return }
+        guard let context, let stream = exchange.respondingCall else { return }
         var wrote = false
         while context.channel.isWritable || exchange.headIsReady {
             // As large as what waits (a unary answer in one piece), within 256 bytes and 64 KiB.

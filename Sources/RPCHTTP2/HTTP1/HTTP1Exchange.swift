@@ -73,11 +73,12 @@ struct HTTP1Exchange<Call: AnyObject> {
         }
     }
 
-    /// Whether the call answered (its head is ready or written): only then is there anything to write.
-    var hasResponse: Bool {
-        guard case .serving(let exchange) = state else { return false }
-        if case .waiting = exchange.response { return false }
-        return true
+    /// The call being served once it answered (its head is ready or written): only then is
+    /// there anything to write.
+    var respondingCall: Call? {
+        guard case .serving(let exchange) = state else { return nil }
+        if case .waiting = exchange.response { return nil }
+        return exchange.call
     }
 
     /// Whether a response head waits to be written.

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import RPCCore
 
 /// The input rules of contract §1.1 that swift-nio's decoder leaves to us, checked on each
 /// request head before its call starts.
@@ -19,6 +20,14 @@ enum HTTP1RequestRefusal {
         }
         if headers.overflowed { return .requestHeaderFieldsTooLarge }
         return nil
+    }
+
+    /// The status a refused request's Connect error body carries: INVALID_ARGUMENT for a
+    /// request that breaks the rules (400), RESOURCE_EXHAUSTED for one over a limit, with the
+    /// HTTP status's reason phrase.
+    static func trailers(for status: HTTPResponseStatus) -> ResponseTrailers {
+        let code: StatusCode = status == .badRequest ? .invalidArgument : .resourceExhausted
+        return ResponseTrailers(code: code, message: status.reasonPhrase)
     }
 
     private enum ContentLength {

@@ -18,13 +18,7 @@ extension ServerConnectionHandler {
                 closeAfterFlush()
             })
         keepalive?.start()
-        armIdleTimer()
-    }
-
-    /// Notes that the connection has no stream from now on (see `LazyTimeout`).
-    func armIdleTimer() {
-        guard let timeout = configuration.idleTimeout, refusal == nil, calls.streams.isEmpty, let context else { return }
-        if idleTimeout == nil {
+        if let timeout = configuration.idleTimeout {
             // Strongly, like the other callbacks, and let go in `releaseCallbacks`: a weak
             // reference would put every retain of the handler on the slow path.
             idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [self] in
@@ -32,6 +26,12 @@ extension ServerConnectionHandler {
                 beginGracefulShutdown()
             }
         }
+        armIdleTimer()
+    }
+
+    /// Notes that the connection has no stream from now on (see `LazyTimeout`).
+    func armIdleTimer() {
+        guard calls.streams.isEmpty else { return }
         idleTimeout?.restart()
     }
 

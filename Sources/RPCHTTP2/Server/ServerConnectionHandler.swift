@@ -244,7 +244,6 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         state.channelInactive()
         calls.close()
         keepalive?.stop()
-        idleTimeout?.cancel()
         graceTimer?.cancel()
         refusalTimer?.cancel()
         releaseCallbacks()
