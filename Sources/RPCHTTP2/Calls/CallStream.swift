@@ -231,6 +231,16 @@ final class CallStream {
         transport.sendResponseHead(.fields(fields), of: self, hasBody: false)
     }
 
+    /// Answers a `GET` of an `HTTPResource` with `fields`, `:status` first, and `body`; no call runs.
+    func answerResource(_ fields: [(name: String, value: String)], body: [UInt8]?, transport: any CallTransport) {
+        machine.answeredBeforeStart(withBody: body != nil)
+        sendHead(.fields(fields), hasBody: body != nil, transport: transport)
+        if let body {
+            outbound.append(body)
+            wakeBody(transport)
+        }
+    }
+
     /// Tells the transport that body bytes wait, if a read found none before.
     private func wakeBody(_ transport: any CallTransport) {
         if outbound.takeDeferred() { transport.resumeResponseBody(of: self) }

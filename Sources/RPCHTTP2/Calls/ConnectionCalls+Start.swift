@@ -38,6 +38,11 @@ extension ConnectionCalls {
             }
             stream.corsFields = cors.responseFields(origin: headers.origin)
         }
+        if headers.method == "GET", let path = headers.path, let resource = configuration.resourceTable.entry(for: path) {
+            let cached = headers.metadata.first("if-none-match") == resource.etag
+            stream.answerResource(cached ? resource.notModifiedFields : resource.fields, body: cached ? nil : resource.body, transport: transport)
+            return
+        }
         if callRate?.admit() == false, let trailers = callRate?.refusal {
             answer(stream, RequestValidation.refuse(headers, with: trailers), path: headers.path)
             return

@@ -75,6 +75,14 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// server by Connect or gRPC-Web: CORS preflights and responses echo an origin of this set,
     /// and no other. Default empty: CORS off.
     public var corsOrigins: Set<String> = []
+    /// Files answered to `GET` at fixed paths beside the calls, over HTTP/1.1 and HTTP/2 (a web
+    /// console); see `HTTPResource`. Default none.
+    public var resources: [HTTPResource] {
+        get { resourceTable.resources }
+        set { resourceTable = ResourceTable(newValue) }
+    }
+    /// `resources` by path, with their answers made once for every connection.
+    var resourceTable = ResourceTable([])
     /// TLS with ALPN `h2` on every connection; `nil` serves cleartext HTTP/2 (h2c with prior
     /// knowledge). Default `nil`.
     public var tls: ServerTLS?
