@@ -102,9 +102,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The web console's files, written into the target at build time by the plugin below.
+        .target(
+            name: "CatalogConsole",
+            plugins: ["EmbedConsoleFiles"]
+        ),
+        .plugin(
+            name: "EmbedConsoleFiles",
+            capability: .buildTool(),
+            dependencies: ["embed-files"]
+        ),
+        .executableTarget(name: "embed-files"),
         .target(
             name: "CatalogServer",
             dependencies: [
+                "CatalogConsole",
                 "CatalogServices",
                 "RPCHTTP2",
                 .product(name: "Logging", package: "swift-log"),

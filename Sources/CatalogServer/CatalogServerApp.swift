@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogConsole
 import CatalogServices
 import CatalogStore
 import Logging
@@ -36,6 +37,14 @@ public final class CatalogServerApp: Service, Sendable {
         var router = Router.catalog(store: store, health: health, filters: filters)
         router.authorizer = authorizer
         self.server = HTTP2Server(router: router, configuration: configuration, logger: logger)
+    }
+
+    /// The web console's files, for `HTTP2ServerConfiguration.resources`: the page at `/`, its
+    /// scripts and styles under `/console/`, each with a strict Content-Security-Policy.
+    public static var consoleResources: [HTTPResource] {
+        CatalogConsole.files.map {
+            HTTPResource(path: $0.path, contentType: $0.contentType, body: $0.body, headerFields: CatalogConsole.headerFields)
+        }
     }
 
     /// The address the server listens on, once it does; throws when binding failed.

@@ -85,6 +85,11 @@ struct Catalogd: AsyncParsableCommand {
             valueName: "origin"))
     var corsOrigin: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve the web console at / on the same port: on (default) or off (env CATALOG_CONSOLE).", valueName: "on|off"))
+    var console: ConsoleSwitch?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -237,6 +242,9 @@ struct Catalogd: AsyncParsableCommand {
         let tls = try Self.makeTLS(
             certificate: tlsCert ?? environment["CATALOG_TLS_CERT"], key: tlsKey ?? environment["CATALOG_TLS_KEY"],
             clientCA: tlsClientCA ?? environment["CATALOG_TLS_CLIENT_CA"])
+        guard let serveConsole = (console ?? ConsoleSwitch(rawValue: environment["CATALOG_CONSOLE"] ?? "on")).map({ $0 == .on }) else {
+            throw ValidationError("CATALOG_CONSOLE must be on or off")
+        }
         /// Serves `store` until a graceful shutdown; `databaseName` names it in the logs.
         let serve = { @Sendable (store: any CatalogStore & FilterStore, databaseName: String) async throws in
             var configuration = HTTP2ServerConfiguration.defaults
@@ -259,6 +267,7 @@ struct Catalogd: AsyncParsableCommand {
             configuration.tls = tls
             let corsOrigins = corsOrigin.isEmpty ? (environment["CATALOG_CORS_ORIGINS"] ?? "").split(separator: ",").map(String.init) : corsOrigin
             configuration.corsOrigins = Set(corsOrigins.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            if serveConsole { configuration.resources = CatalogServerApp.consoleResources }
 
             var filterLimits = FilterHub.Limits()
             filterLimits.maxSubscribers = maxWatchSubscribers
@@ -297,6 +306,7 @@ struct Catalogd: AsyncParsableCommand {
                     let bound = try await app.listeningAddress
                     let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
                     logger.notice("catalogd ready on \(listening) (\(Self.transport(tls)))", metadata: ["database": "\(databaseName)"])
+                    if serveConsole { logger.notice("console on \(tls == nil ? "http" : "https")://\(listening)/") }
                 } catch {
                     throw StartupError(message: "cannot listen on \(host):\(port): \(error)")
                 }
