@@ -437,6 +437,7 @@ let package = Package(
         .testTarget(
             name: "CatalogdTests",
             dependencies: [
+                "CatalogConsole",
                 "CatalogdTestSupport",
                 "TestSupport",
                 "catalogd",

@@ -110,7 +110,7 @@ struct HTTPClientsTests {
     }
 
     /// Runs curl to its end on a thread of its own (see `runBlocking`) and returns its stdout.
-    private static func curl(_ arguments: [String]) async throws -> Data {
+    static func curl(_ arguments: [String]) async throws -> Data {
         try await runBlocking { try runCurl(arguments) }
     }
 
