@@ -66,6 +66,8 @@ struct CatalogdConsoleTests {
         let fromCLI = try #require(report["cliSelect"] as? [String: Any])
         #expect(fromCLI["first"] as? [String] == ["8"] && fromCLI["second"] as? [String] == ["8"])
         #expect(fromCLI["pageRevision"] as? Int == fromCLI["revision"] as? Int)
+        #expect(fromCLI["announced"] as? [String] == ["Showing Design", "Categories: Design selected"], "the live regions announce a change made elsewhere")
+        #expect(fromCLI["liveRegion"] as? [String] == ["polite", "status"])
 
         // The Swift client's Watch saw each selection made in the pages and by the CLI.
         let expected: [(revision: Int, selected: Int64?)] = [
@@ -112,6 +114,10 @@ struct CatalogdConsoleTests {
         #expect(states["error"]?["retry"] as? String == "Retry")
         #expect(states["retried"]?["shown"] as? [Int] == states["retried"]?["expected"] as? [Int], "Retry loads once the server is back")
         #expect((states["retried"]?["shown"] as? [Int])?.isEmpty == false)
+        #expect(states["reconnecting"]?["status"] as? String == "Reconnecting…", "the page shows the lost Watch")
+        let resumed = try #require(states["resumed"])
+        #expect(resumed["revision"] as? Int == resumed["expected"] as? Int, "the Watch resumed and the change after the restart shows")
+        #expect(resumed["status"] as? String == "Live")
 
         let accessibility = try #require(report["accessibility"] as? [[String: Any]])
         #expect(accessibility.count == 4)

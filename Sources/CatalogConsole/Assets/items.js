@@ -45,6 +45,10 @@ export function itemsScreen(root, session) {
   const filter = new SharedFilter("categories", {
     onChange: (state) => {
       renderChips(state);
+      if (previous && previous.selectedId !== state.selectedId) {
+        announce(state.selectedId === undefined ? "Showing all categories" : `Showing ${categoryTitle(state)}`);
+      }
+      previous = state;
       if (state.selectedId !== shownCategory) {
         pageTokens = [undefined];
         load();
@@ -58,7 +62,9 @@ export function itemsScreen(root, session) {
       }[watchStatus];
     },
   });
+  /** The category of the list shown, and the filter state before the newest. */
   let shownCategory = undefined;
+  let previous = null;
 
   async function begin() {
     showLoading();
@@ -66,7 +72,7 @@ export function itemsScreen(root, session) {
       const [categories] = await Promise.all([call("catalog.v1.Categories", "List", {}), filter.start()]);
       for (const category of categories.categories) colours.set(category.id, category.color);
       renderChips(filter.state);
-      await load();
+      if (loadCount === 0) await load();
     } catch (error) {
       showError(error, begin);
     }
@@ -79,7 +85,7 @@ export function itemsScreen(root, session) {
       const pressed = id === selected;
       const button = h("button", {
         type: "button", class: "chip", "aria-pressed": String(pressed), dataset: { optionId: id ?? "all" },
-        onclick: () => choose(id, title),
+        onclick: () => choose(id),
       }, iconName ? icon(iconName, 16) : null, title);
       const colour = id === null ? "#3F51B5" : colours.get(id) ?? "#607D8B";
       button.style.setProperty("--chip-colour", colour);
@@ -89,11 +95,9 @@ export function itemsScreen(root, session) {
     chips.dataset.revision = state.revision;
   }
 
-  async function choose(id, title) {
+  async function choose(id) {
     try {
       await filter.select(id);
-      const selected = filter.state.selectedId ?? null;
-      announce(selected === null ? "Showing all categories" : `Showing ${title}`);
     } catch (error) {
       announce(error.message);
       status.textContent = error.message;

@@ -218,6 +218,8 @@ def four_states(args, report):
 
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+        until(driver, lambda d: attribute(d, ".live-status", "data-watch") == "reconnecting", "the Watch reconnecting")
+        states["reconnecting"] = {"status": driver.find_element(By.CSS_SELECTOR, ".live-status").text}
         search = driver.find_element(By.CSS_SELECTOR, 'input[name="query"]')
         search.send_keys("données")
         until(driver, lambda d: attribute(d, ".results", "data-state") == "error", "the error state")
@@ -231,6 +233,12 @@ def four_states(args, report):
         until(driver, lambda d: attribute(d, ".results", "data-state") == "loaded", "the list after Retry")
         expected = connect(port, "catalog.v1.Catalog/ListItems", {"query": "données", "pageSize": 20, "sort": "title"})
         states["retried"] = {"shown": item_ids(driver), "expected": [i["id"] for i in expected["items"]]}
+        # The Watch is back: a change made now reaches the page.
+        changed = connect(port, "catalog.v1.Filters/Select", {"filterId": "categories", "optionId": 7})
+        until(driver, lambda d: pressed(d, ".chip") == ["7"], "a change after the restart")
+        until(driver, lambda d: attribute(d, ".live-status", "data-watch") == "live", "the Watch live again")
+        states["resumed"] = {"revision": int(attribute(driver, ".chips", "data-revision")), "expected": changed["revision"],
+                             "status": driver.find_element(By.CSS_SELECTOR, ".live-status").text}
     finally:
         driver.quit()
         server.terminate()
@@ -287,8 +295,13 @@ def open_scenario(args):
         selected = cli(args, "filter", "select", "categories", "Design")
         until(a, lambda d: pressed(d, ".chip") == ["8"], "the CLI's Design in the first context")
         until(b, lambda d: pressed(d, ".option") == ["8"], "the CLI's Design in the second context")
+        # Both live regions say what changed, though neither page made the change.
+        until(a, lambda d: d.find_element(By.ID, "announcer").text == "Showing Design", "the first page's announcement")
+        until(b, lambda d: d.find_element(By.ID, "announcer").text == "Categories: Design selected", "the second page's announcement")
         report["cliSelect"] = {"first": pressed(a, ".chip"), "second": pressed(b, ".option"), "revision": selected["revision"],
-                               "pageRevision": int(attribute(b, ".filter-card", "data-revision"))}
+                               "pageRevision": int(attribute(b, ".filter-card", "data-revision")),
+                               "announced": [a.find_element(By.ID, "announcer").text, b.find_element(By.ID, "announcer").text],
+                               "liveRegion": [attribute(a, "#announcer", "aria-live"), attribute(a, "#announcer", "role")]}
         shoot(b, args.screenshots, "filters")
 
         # Collapse in one page; the other follows; the CLI expands both.
