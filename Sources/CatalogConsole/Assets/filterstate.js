@@ -14,9 +14,10 @@ export class SharedFilter {
     this.stopped = false;
   }
 
-  /** Fetches the state, then follows it; rejects with the fetch's RpcError. */
-  async start() {
-    const state = await call("catalog.v1.Filters", "Get", { filterId: this.filterId });
+  /** Fetches the state, then follows it; rejects with the fetch's RpcError. The state is
+   *  shown once `ready` (a promise of what the screen needs beside it) has settled. */
+  async start(ready) {
+    const [state] = await Promise.all([call("catalog.v1.Filters", "Get", { filterId: this.filterId }), ready]);
     if (this.stopped) return state;
     this.accept(state);
     this.watch?.stop();

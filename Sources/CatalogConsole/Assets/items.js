@@ -69,9 +69,11 @@ export function itemsScreen(root, session) {
   async function begin() {
     showLoading();
     try {
-      const [categories] = await Promise.all([call("catalog.v1.Categories", "List", {}), filter.start()]);
-      for (const category of categories.categories) colours.set(category.id, category.color);
-      renderChips(filter.state);
+      // The colours first, so that the chips are drawn once, in colour.
+      const categories = call("catalog.v1.Categories", "List", {}).then((answer) => {
+        for (const category of answer.categories) colours.set(category.id, category.color);
+      });
+      await Promise.all([categories, filter.start(categories)]);
       if (loadCount === 0) await load();
     } catch (error) {
       showError(error, begin);
