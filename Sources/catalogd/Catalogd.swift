@@ -305,8 +305,9 @@ struct Catalogd: AsyncParsableCommand {
                 do {
                     let bound = try await app.listeningAddress
                     let listening = "\(bound.ipAddress ?? host):\(bound.port ?? port)"
-                    logger.notice("catalogd ready on \(listening) (\(Self.transport(tls)))", metadata: ["database": "\(databaseName)"])
+                    // Before the ready line, so that whoever waits for that one has this too.
                     if serveConsole { logger.notice("console on \(tls == nil ? "http" : "https")://\(listening)/") }
+                    logger.notice("catalogd ready on \(listening) (\(Self.transport(tls)))", metadata: ["database": "\(databaseName)"])
                 } catch {
                     throw StartupError(message: "cannot listen on \(host):\(port): \(error)")
                 }

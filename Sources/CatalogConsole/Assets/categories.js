@@ -5,6 +5,12 @@ import { h, announce, openDialog, field, showFieldError, clearFieldErrors, roleN
 import { icon, iconNames } from "./icons.js";
 import { statsChart } from "./chart.js";
 
+/** The palette's colours by name, for screen readers (the server's palette, contract §3). */
+const colourNames = {
+  "#E91E63": "pink", "#F44336": "red", "#9C27B0": "purple", "#4CAF50": "green", "#2196F3": "blue", "#FF9800": "orange",
+  "#795548": "brown", "#607D8B": "blue grey", "#009688": "teal", "#FFEB3B": "yellow", "#3F51B5": "indigo", "#FF5722": "deep orange",
+};
+
 const sortLabels = { position: "Position", name: "Name", itemCount: "Item count", createdAt: "Date created" };
 
 export function categoriesScreen(root, session) {
@@ -97,11 +103,11 @@ export function categoriesScreen(root, session) {
 
   function renderBulk() {
     const chosen = categories.filter((c) => selected.has(c.id));
-    const merge = h("button", { type: "button", onclick: () => merge(chosen) }, `Merge selected (${chosen.length})`);
-    const assign = h("button", { type: "button", onclick: assignItems }, "Assign items…");
-    disableFor(merge, note ?? (chosen.length === 0 ? "Select the categories to merge first." : null));
-    disableFor(assign, note);
-    bulk.replaceChildren(merge, assign);
+    const mergeButton = h("button", { type: "button", onclick: () => merge(chosen) }, `Merge selected (${chosen.length})`);
+    const assignButton = h("button", { type: "button", onclick: assignItems }, "Assign items…");
+    disableFor(mergeButton, note ?? (chosen.length === 0 ? "Select the categories to merge first." : null));
+    disableFor(assignButton, note);
+    bulk.replaceChildren(mergeButton, assignButton);
   }
 
   // MARK: Create and edit
@@ -110,10 +116,11 @@ export function categoriesScreen(root, session) {
     const group = h("fieldset", { class: "palette" }, h("legend", {}, "Colour"));
     for (const colour of palette) {
       const id = `${name}-${colour.slice(1)}`;
-      const radio = h("input", { type: "radio", name, value: colour, id, checked: colour === current, "aria-label": colour });
-      const label = h("label", { for: id, class: "swatch-choice", title: colour }, radio, h("span", { class: "swatch", "aria-hidden": "true" }));
-      label.lastChild.style.setProperty("--swatch", colour);
-      group.append(label);
+      const label = colourNames[colour] ? `${colourNames[colour]} (${colour})` : colour;
+      const radio = h("input", { type: "radio", name, value: colour, id, checked: colour === current, "aria-label": label });
+      const choice = h("label", { for: id, class: "swatch-choice", title: label }, radio, h("span", { class: "swatch", "aria-hidden": "true" }));
+      choice.lastChild.style.setProperty("--swatch", colour);
+      group.append(choice);
     }
     return group;
   }
@@ -132,10 +139,11 @@ export function categoriesScreen(root, session) {
       h("datalist", { id: "category-icons" }, iconNames.map((n) => h("option", { value: n }))),
       h("p", { class: "form-error", role: "alert", hidden: true }),
       disableFor(h("button", { type: "submit", class: "primary" }, "Create"), note));
+    // Without the palette (a failed call), no colour is offered and the server picks one.
     call("catalog.v1.Categories", "Palette", {}).then((answer) => {
       palette = answer.colors;
       colours.replaceChildren(colourPicker("color", null));
-    }).catch(() => {});
+    }, () => colours.replaceChildren(h("p", { class: "hint" }, "The palette could not be loaded: the server will pick a colour.")));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       if (note) return;
@@ -291,14 +299,18 @@ export function categoriesScreen(root, session) {
         h("p", { class: "form-error", role: "alert", hidden: true }),
         h("div", { class: "dialog-actions" }, h("button", { type: "button", onclick: () => close(false) }, "Cancel"), confirm));
       const request = () => ({ sourceIds: sources.map((s) => s.id), targetId: Number(target.value) });
+      let checking = 0;
       const dryRun = async () => {
+        const check = ++checking;
         clearFieldErrors(form);
         try {
           const answer = await call("catalog.v1.Categories", "Merge", { ...request(), dryRun: true });
+          if (check !== checking) return;
           counts.textContent = `This moves ${answer.movedItems} item${answer.movedItems === 1 ? "" : "s"} and deletes ${answer.deletedIds.length} categor${answer.deletedIds.length === 1 ? "y" : "ies"}.`;
           counts.dataset.counts = "ready";
           confirm.disabled = false;
         } catch (error) {
+          if (check !== checking) return;
           counts.textContent = "";
           counts.dataset.counts = "refused";
           confirm.disabled = true;

@@ -99,9 +99,9 @@ export function filtersScreen(root, session) {
     history.replaceState(null, "", `#/filters?filter=${encodeURIComponent(picker.value)}`);
     follow(picker.value);
   });
-  call("catalog.v1.Filters", "List", {}).then((list) => {
-    picker.replaceChildren(...list.filters.map((f) => h("option", { value: f.filterId, selected: f.filterId === filterId }, f.title)));
-  }).catch(() => {});
+  // Without the list (a failed call), the picker offers the filter shown, which reports its own error.
+  const offer = (filters) => picker.replaceChildren(...filters.map((f) => h("option", { value: f.filterId, selected: f.filterId === filterId }, f.title)));
+  call("catalog.v1.Filters", "List", {}).then((list) => offer(list.filters), () => offer([{ filterId, title: filterId }]));
 
   follow(filterId);
   return () => filter?.stop();

@@ -30,6 +30,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 WAIT = 15
+# Where a timed-out wait leaves a screenshot of what the page showed (the --screenshots folder).
+failure_shots = None
 
 
 def browser(width=1100, height=900):
@@ -46,17 +48,21 @@ def until(driver, condition, what):
     try:
         return WebDriverWait(driver, WAIT, poll_frequency=0.02).until(lambda d: condition(d))
     except TimeoutException:
+        if failure_shots:
+            shoot(driver, failure_shots, "failure-" + "".join(c if c.isalnum() else "-" for c in what))
         raise AssertionError(f"timed out waiting for {what}")
 
 
 def attribute(driver, selector, name):
-    elements = driver.find_elements(By.CSS_SELECTOR, selector)
-    return elements[0].get_attribute(name) if elements else None
+    """An attribute of the first element matching `selector`, read in the page in one go."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null", selector, name)
 
 
 def texts(driver, selector):
-    """The text of each element matching `selector`, read in one go (a list that re-renders
-    between finding and reading would leave stale elements)."""
+    """The text of each element matching `selector`, read in the page in one go: a list that
+    re-renders between finding an element and reading it would leave it stale. So do the
+    helpers around it."""
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent.trim())", selector)
 
@@ -80,8 +86,10 @@ def cli(args, *arguments):
 
 
 def pressed(driver, selector):
-    return [e.get_attribute("data-option-id") for e in driver.find_elements(By.CSS_SELECTOR, selector)
-            if e.get_attribute("aria-pressed") == "true"]
+    """The option ids of the pressed chips or cards, read in the page in one go."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter(e => e.getAttribute('aria-pressed') === 'true')"
+        ".map(e => e.dataset.optionId)", selector)
 
 
 def severe_logs(driver):
@@ -154,7 +162,8 @@ def open_screen(driver, port, screen):
 
 
 def item_ids(driver):
-    return [int(e.get_attribute("data-item-id")) for e in driver.find_elements(By.CSS_SELECTOR, ".item")]
+    return [int(i) for i in driver.execute_script(
+        "return [...document.querySelectorAll('.item')].map(e => e.dataset.itemId)")]
 
 
 def wait_loaded_items(driver):
@@ -259,12 +268,19 @@ def open_scenario(args):
         report["render"] = {
             "shown": item_ids(a), "expected": [i["id"] for i in truth["items"]],
             "range": a.find_element(By.CSS_SELECTOR, ".pager .range").text, "total": truth["totalCount"],
-            "chips": [e.get_attribute("data-option-id") for e in a.find_elements(By.CSS_SELECTOR, ".chip")],
+            "chips": a.execute_script("return [...document.querySelectorAll('.chip')].map(e => e.dataset.optionId)"),
             "options": ["all"] + [str(o["id"]) for o in state["options"]],
             "firstPrice": a.find_elements(By.CSS_SELECTOR, ".item .price")[0].text,
             "firstPriceAmount": truth["items"][0]["price"]["amount"],
         }
         shoot(a, args.screenshots, "items")
+        # The next page, as ListItems pages.
+        click(a, a.find_element(By.XPATH, '//nav[@class="pager"]/button[text()="Next"]'))
+        until(a, lambda d: texts(d, ".pager .range") == [f"21–40 of {truth['totalCount']}"], "the second page")
+        second = connect(args.port, "catalog.v1.Catalog/ListItems", {"pageSize": 20, "sort": "title", "pageToken": truth["nextPageToken"]})
+        report["paging"] = {"shown": item_ids(a), "expected": [i["id"] for i in second["items"]]}
+        click(a, a.find_element(By.XPATH, '//nav[@class="pager"]/button[text()="Previous"]'))
+        until(a, lambda d: texts(d, ".pager .range") == [f"1–20 of {truth['totalCount']}"], "the first page again")
 
         # A chip filters the list; the second context, on Filters, follows.
         open_screen(b, args.port, "filters")
@@ -367,6 +383,7 @@ def open_scenario(args):
         dialog.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
         until(a, lambda d: not d.find_elements(By.CSS_SELECTOR, f'.category[data-category-id="{photo}"]'), "the category gone")
         report["deleted"] = {"counts": counts, "cli": [c["name"] for c in cli(args, "category", "list")["categories"]]}
+        manage(a, args, report)
 
         # Items, in a narrow (phone) window too; then its accessibility.
         open_screen(a, args.port, "items")
@@ -385,6 +402,92 @@ def open_scenario(args):
             b.quit()
     four_states(args, report)
     return report
+
+
+def page_category_ids(driver):
+    return [int(i) for i in driver.execute_script(
+        "return [...document.querySelectorAll('.category')].map(e => e.dataset.categoryId)")]
+
+
+def open_dialog(driver, row_id, action):
+    click(driver, driver.find_element(By.CSS_SELECTOR, f'.category[data-category-id="{row_id}"] [data-action="{action}"]'))
+    return until(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog[open]"), f"the {action} dialog")
+
+
+def dialog_closed(driver):
+    until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the dialog closed")
+
+
+def manage(a, args, report):
+    """Reorder, edit (a refused name, then a rename), merge (a refused one, then one), assign
+    items and the statistics chart, each checked against what the server then lists."""
+    def listed():
+        return connect(args.port, "catalog.v1.Categories/List", {})["categories"]
+
+    before = [c["id"] for c in listed()]
+    click(a, a.find_element(By.CSS_SELECTOR, '.category[data-category-id="7"] [data-action="up"]'))
+    until(a, lambda d: page_category_ids(d) != before, "the new order")
+    report["moved"] = {"before": before, "after": [c["id"] for c in listed()], "page": page_category_ids(a),
+                       "focus": a.execute_script("return document.activeElement.dataset.action + ' ' + document.activeElement.closest('.category').dataset.categoryId")}
+
+    dialog = open_dialog(a, 9, "edit")
+    name = dialog.find_element(By.CSS_SELECTOR, 'input[name="name"]')
+    name.clear()
+    name.send_keys("Data")
+    dialog.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    until(a, lambda d: name.get_attribute("aria-invalid") == "true", "the rename refused")
+    refused = a.find_element(By.ID, name.get_attribute("aria-describedby")).text
+    name.clear()
+    name.send_keys("Management & RH")
+    dialog.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    dialog_closed(a)
+    until(a, lambda d: "Management & RH" in texts(d, ".category .name"), "the renamed category")
+    renamed = connect(args.port, "catalog.v1.Categories/Get", {"id": 9})
+    report["edited"] = {"refused": refused, "name": renamed["name"], "revision": renamed["revision"]}
+
+    for category_id in (1, 7):
+        click(a, a.find_element(By.CSS_SELECTOR, f'.category[data-category-id="{category_id}"] input[type="checkbox"]'))
+    click(a, a.find_element(By.XPATH, '//div[@class="bulk"]/button[starts-with(text(), "Merge selected")]'))
+    dialog = until(a, lambda d: d.find_element(By.CSS_SELECTOR, "dialog[open]"), "the merge dialog")
+    until(a, lambda d: dialog.find_element(By.CSS_SELECTOR, ".counts").get_attribute("data-counts") == "refused", "the refused dry run")
+    merge_refused = {"message": dialog.find_element(By.CSS_SELECTOR, ".form-error").text,
+                     "confirmDisabled": dialog.find_element(By.CSS_SELECTOR, 'button[type="submit"]').get_attribute("disabled")}
+    dialog.find_element(By.XPATH, './/button[text()="Cancel"]').click()
+    dialog_closed(a)
+    click(a, a.find_element(By.CSS_SELECTOR, '.category[data-category-id="1"] input[type="checkbox"]'))
+    click(a, a.find_element(By.CSS_SELECTOR, '.category[data-category-id="6"] input[type="checkbox"]'))
+    click(a, a.find_element(By.XPATH, '//div[@class="bulk"]/button[starts-with(text(), "Merge selected")]'))
+    dialog = until(a, lambda d: d.find_element(By.CSS_SELECTOR, "dialog[open]"), "the merge dialog")
+    target = dialog.find_element(By.CSS_SELECTOR, 'select[name="targetId"]')
+    a.execute_script("arguments[0].value = '5'; arguments[0].dispatchEvent(new Event('change'))", target)
+    until(a, lambda d: dialog.find_element(By.CSS_SELECTOR, ".counts").get_attribute("data-counts") == "ready"
+          and "deletes 2" in dialog.find_element(By.CSS_SELECTOR, ".counts").text, "the merge's dry run")
+    merge_counts = dialog.find_element(By.CSS_SELECTOR, ".counts").text
+    dialog.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    dialog_closed(a)
+    until(a, lambda d: 7 not in page_category_ids(d) and 6 not in page_category_ids(d), "the merged categories gone")
+    report["merged"] = {"refused": merge_refused, "counts": merge_counts, "ids": [c["id"] for c in listed()],
+                        "target": connect(args.port, "catalog.v1.Categories/Get", {"id": 5})["itemCount"]}
+
+    click(a, a.find_element(By.XPATH, '//div[@class="bulk"]/button[text()="Assign items…"]'))
+    dialog = until(a, lambda d: d.find_element(By.CSS_SELECTOR, "dialog[open]"), "the assign dialog")
+    dialog.find_element(By.CSS_SELECTOR, 'input[name="itemQuery"]').send_keys("pandas")
+    until(a, lambda d: len(dialog.find_elements(By.CSS_SELECTOR, ".item-picks input")) == 1, "the search's one item")
+    pick = dialog.find_element(By.CSS_SELECTOR, ".item-picks input")
+    item_id = int(pick.get_attribute("value"))
+    click(a, pick)
+    target = dialog.find_element(By.CSS_SELECTOR, 'select[name="categoryId"]')
+    a.execute_script("arguments[0].value = '8'; arguments[0].dispatchEvent(new Event('change'))", target)
+    until(a, lambda d: dialog.find_element(By.CSS_SELECTOR, ".counts").text == "This changes 1 item.", "the assignment's dry run")
+    dialog.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    dialog_closed(a)
+    report["assigned"] = {"categoryId": connect(args.port, "catalog.v1.Catalog/GetItem", {"id": item_id}).get("categoryId")}
+
+    stats = connect(args.port, "catalog.v1.Categories/Stats", {})
+    until(a, lambda d: any(t.startswith("Design: 9 items") for t in texts(d, ".bar-chart title")), "the chart after the assignment")
+    report["chart"] = {"bars": texts(a, ".bar-chart title"), "expected": [f"{c['name']}: {c['itemCount']} items" for c in stats["categories"]],
+                       "summary": a.find_element(By.ID, "stats-summary").text, "itemCount": stats["itemCount"]}
+    shoot(a, args.screenshots, "categories-managed")
 
 
 def sign_in(driver, token):
@@ -410,11 +513,11 @@ def tokens_scenario(args):
             until(driver, lambda d: attribute(d, ".session .role", "data-role") == role, f"signed in as {role}")
             wait_loaded_items(driver)
             before = connect(args.port, "catalog.v1.Filters/Get", {"filterId": "categories"}, token=args.admin)["revision"]
-            chip = driver.find_element(By.CSS_SELECTOR, '.chip[data-option-id="7"]')
+            chip = '.chip[data-option-id="7"]'
             seen = {"label": driver.find_element(By.CSS_SELECTOR, ".session .role").text,
                     "items": len(item_ids(driver)),
-                    "chipDisabled": chip.get_attribute("aria-disabled"), "chipReason": chip.get_attribute("data-disabled-reason")}
-            click(driver, chip)
+                    "chipDisabled": attribute(driver, chip, "aria-disabled"), "chipReason": attribute(driver, chip, "data-disabled-reason")}
+            click(driver, driver.find_element(By.CSS_SELECTOR, chip))
             if role == "reader":
                 # The click was refused in the page; a read now shows the revision did not move.
                 seen["announced"] = until(driver, lambda d: d.find_element(By.ID, "announcer").text, "the refusal announced")
@@ -459,6 +562,8 @@ def main():
     parser.add_argument("--writer")
     parser.add_argument("--admin")
     args = parser.parse_args()
+    global failure_shots
+    failure_shots = args.screenshots
     report = open_scenario(args) if args.scenario == "open" else tokens_scenario(args)
     json.dump(report, sys.stdout)
 
