@@ -12,6 +12,7 @@ through selenium) and prints what it saw as one JSON report; CatalogdConsoleTest
       catalogd on P has tokens: the sign-in form, and what each role may do.
 """
 import argparse
+import base64
 import json
 import os
 import signal
@@ -151,9 +152,16 @@ def dialog_accessibility(driver, name):
 
 
 def shoot(driver, directory, name):
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-        driver.save_screenshot(os.path.join(directory, f"{name}.png"))
+    """A screenshot of the whole page, beyond the window, to DIRECTORY/NAME.png."""
+    if not directory:
+        return
+    os.makedirs(directory, exist_ok=True)
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+    with open(os.path.join(directory, f"{name}.png"), "wb") as file:
+        file.write(base64.b64decode(shot["data"]))
 
 
 def open_screen(driver, port, screen):
