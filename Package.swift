@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
         .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
         .library(name: "CatalogClient", targets: ["CatalogClient"]),
+        // CatalogClient's real services in the test's own process, for tests of app code.
+        .library(name: "CatalogTesting", targets: ["CatalogTesting"]),
         .executable(name: "catalogd", targets: ["catalogd"]),
         .executable(name: "catalog", targets: ["catalog"]),
         // For the libFuzzer package in Fuzz/ only.
@@ -151,6 +153,10 @@ let package = Package(
             path: "Clients/CatalogClient"
         ),
         .target(
+            name: "CatalogTesting",
+            dependencies: ["CatalogClient", "CatalogServices", "CatalogStore", "CatalogStoreSQLite", "RPCCore"]
+        ),
+        .target(
             name: "CatalogCLI",
             dependencies: ["CatalogClient", "RPCCore"],
             path: "Clients/CatalogCLI"
@@ -218,7 +224,7 @@ let package = Package(
         // that none stops building (PackageGraphTests checks that each is here verbatim).
         .target(
             name: "DocumentationExamples",
-            dependencies: ["CatalogClient", "CatalogAPI", "RPCCore", "RPCHTTP2"],
+            dependencies: ["CatalogClient", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2"],
             path: "Tests/DocumentationExamples",
             exclude: ["ClientPackage"]
         ),
@@ -394,6 +400,7 @@ let package = Package(
         .testTarget(
             name: "CatalogClientTests",
             dependencies: [
+                "CatalogTesting",
                 "ServerFrameworkNames",
                 "CatalogTestSupport",
                 "HTTP2TestSupport",

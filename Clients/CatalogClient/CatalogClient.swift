@@ -29,18 +29,34 @@ import RPCHTTP2
 /// }
 /// ```
 public final class CatalogClient: Sendable {
-    private let connections: ConnectionManager
+    /// The connections it made itself; `nil` for a transport it was given.
+    private let connections: ConnectionManager?
     private let runner: CallRunner
     private let reconnectBackoff: Backoff
 
-    private init(connections: ConnectionManager, configuration: Configuration) {
+    private init(transport: any ClientTransport, connections: ConnectionManager?, configuration: Configuration) {
         self.connections = connections
         self.reconnectBackoff = configuration.reconnectBackoff
         self.runner = CallRunner(
-            rpc: RPCClient(transport: connections),
+            rpc: RPCClient(transport: transport),
             defaults: configuration.defaultCallOptions,
             retry: configuration.retry
         )
+    }
+
+    /// A client whose calls go through `transport` rather than connections of its own: an
+    /// `InProcessTransport` runs them against the services in this process, which is how the
+    /// `CatalogTesting` library gives app code's tests a real catalog with no server. Its
+    /// `configuration.connection` is not used; ``close()`` leaves `transport` to its owner.
+    ///
+    /// - Parameters:
+    ///   - transport: Where the calls go.
+    ///   - bearerToken: A token sent with every call unless a call's options carry another.
+    ///   - configuration: Default call options, retries, and the backoff of a Watch's resumes.
+    public convenience init(transport: any ClientTransport, bearerToken: String? = nil, configuration: Configuration = .defaults) {
+        var configuration = configuration
+        if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
+        self.init(transport: transport, connections: nil, configuration: configuration)
     }
 
     /// Connects to `catalogd` at `host:port`, over cleartext HTTP/2 or, with `tls`, over TLS.
@@ -108,7 +124,7 @@ public final class CatalogClient: Sendable {
             endpoints: endpoints, configuration: configuration.connection,
             backoff: configuration.reconnectBackoff, connection: connection, endpoint: endpoint
         )
-        return CatalogClient(connections: connections, configuration: configuration)
+        return CatalogClient(transport: connections, connections: connections, configuration: configuration)
     }
 
     /// The `catalog.v1.Catalog` service: the items.
@@ -130,8 +146,9 @@ public final class CatalogClient: Sendable {
     public var raw: RawCallsClient { RawCallsClient(runner: runner) }
 
     /// Sends GOAWAY, lets open calls finish, then closes the connection. Calls made after
-    /// `close()` fail with CANCELLED.
+    /// `close()` fail with CANCELLED. A client made with ``init(transport:bearerToken:configuration:)``
+    /// has no connection of its own: its transport's owner closes that.
     public func close() async {
-        await connections.close()
+        await connections?.close()
     }
 }

@@ -7,6 +7,7 @@
 // `GRPCCore.Metadata`, `RPCCore.Metadata`.
 @_exported import CatalogAPI
 @_exported import struct RPCCore.CallOptions
+@_exported import protocol RPCCore.ClientTransport
 @_exported import struct RPCCore.CompressionAlgorithm
 @_exported import struct RPCCore.ErrorDetail
 @_exported import enum RPCCore.JSONValue

@@ -21,6 +21,7 @@ struct ExportsTests {
                 "RPCCore.RPCError", "RPCCore.StatusCode", "RPCHTTP2.CertificateFiles", "RPCHTTP2.ClientTLS",
                 "RPCHTTP2.HTTP2ClientConfiguration",
             ])
+        #expect(String(reflecting: (any ClientTransport).self) == "RPCCore.ClientTransport", "what `CatalogClient(transport:)` takes")
         let messages: [Any.Type] = [Category.self, Item.self, FilterState.self, FilterEvent.self, ListItemsResponse.self]
         #expect(messages.allSatisfy { String(reflecting: $0).hasPrefix("CatalogAPI.") })
     }

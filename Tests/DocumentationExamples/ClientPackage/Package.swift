@@ -9,6 +9,8 @@ let package = Package(
     dependencies: [.package(name: "catalog", path: "../../..")],
     targets: [
         // Package.swift
+        .testTarget(name: "MyAppTests", dependencies: ["MyApp", .product(name: "CatalogTesting", package: "catalog")]),
+        // Package.swift
         .target(name: "MyApp", dependencies: [.product(name: "CatalogClient", package: "catalog")])
     ]
 )
