@@ -29,6 +29,17 @@ extension CatalogClient {
         /// The wait between failed connection attempts after the connection was lost.
         /// Default 100 ms doubling to at most 5 s, ±20 %.
         public var reconnectBackoff: Backoff
+        /// Asked for the bearer token before each call, each retry of a read and each resume
+        /// of a Watch, so that a rotating token needs no new client; caching is the
+        /// provider's. A call whose own options carry a token sends that one. `nil` (the
+        /// default) sends `defaultCallOptions`' token. A provider that throws fails the call
+        /// with UNAUTHENTICATED, its error in the message.
+        ///
+        /// ```swift
+        /// var configuration = CatalogClient.Configuration.defaults
+        /// configuration.tokenProvider = { try await session.freshToken() }
+        /// ```
+        public var tokenProvider: TokenProvider? = nil
 
         /// How messages travel: `.json` (the default, `application/grpc`) or `.cbor`
         /// (`application/grpc+cbor`, smaller). What the calls return is the same. It is
@@ -51,6 +62,9 @@ extension CatalogClient {
 }
 
 extension CatalogClient {
+    /// Gives the bearer token of a call (see `Configuration.tokenProvider`); `nil` sends none.
+    public typealias TokenProvider = @Sendable () async throws -> String?
+
     /// How a client's messages are encoded on the wire.
     public enum Codec: String, Sendable, CaseIterable {
         /// JSON (`application/grpc`), which every gRPC server of the contract reads.

@@ -40,7 +40,8 @@ public final class CatalogClient: Sendable {
         self.runner = CallRunner(
             rpc: RPCClient(transport: transport),
             defaults: configuration.defaultCallOptions,
-            retry: configuration.retry
+            retry: configuration.retry,
+            tokenProvider: configuration.tokenProvider
         )
     }
 

@@ -36,15 +36,23 @@ public final class InProcessCatalog: Sendable {
 
     /// Starts the services on a new store in a temporary directory: the default categories
     /// and filter, and with `seedDemo` the demo catalog's items (French training courses).
-    public static func start(seedDemo: Bool = false) async throws -> InProcessCatalog {
+    ///
+    /// - Parameter tokens: bearer tokens with their roles, as a token file gives them to
+    ///   `catalogd`; none (the default) serves anyone. With tokens, ``client`` sends none: make
+    ///   clients with ``newClient(bearerToken:)``.
+    public static func start(seedDemo: Bool = false, tokens: [(name: String, role: MethodRole, token: String)] = []) async throws
+        -> InProcessCatalog
+    {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-in-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             let store = try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path)
             if seedDemo { _ = try await DemoCatalog.seed(into: store) }
-            let filters = FilterHub()
+            let authorizer = tokens.isEmpty ? nil : TokenAuthorizer(tokens: TokenSet(hashing: tokens))
+            let filters = FilterHub(authorizer: authorizer)
             try await filters.load(from: store)
-            let router = Router.catalog(store: store, health: HealthService(services: HealthService.catalogServiceNames), filters: filters)
+            var router = Router.catalog(store: store, health: HealthService(services: HealthService.catalogServiceNames), filters: filters)
+            router.authorizer = authorizer
             let heartbeats = Task { await filters.runHeartbeats() }
             return InProcessCatalog(
                 client: CatalogClient(transport: InProcessTransport(router: router)), router: router, filters: filters,
@@ -56,8 +64,12 @@ public final class InProcessCatalog: Sendable {
     }
 
     /// Another client of the same services, e.g. a second app or the CLI of a test's story.
-    public func newClient(bearerToken: String? = nil) -> CatalogClient {
-        CatalogClient(transport: InProcessTransport(router: router), bearerToken: bearerToken)
+    ///
+    /// - Parameters:
+    ///   - bearerToken: A token sent with every call unless a call's options carry another.
+    ///   - configuration: Default call options, retries, a token provider.
+    public func newClient(bearerToken: String? = nil, configuration: CatalogClient.Configuration = .defaults) -> CatalogClient {
+        CatalogClient(transport: InProcessTransport(router: router), bearerToken: bearerToken, configuration: configuration)
     }
 
     /// Ends every Watch (UNAVAILABLE, as a server shutting down does) and removes the store.

@@ -118,3 +118,14 @@ func rawCallsClient(catalog: CatalogClient) async throws {
         print(String(decoding: message, as: UTF8.self))   // {"id":3,"name":"Sports",…}
     }
 }
+
+/// What an app keeps its credentials in, for the token provider's example.
+actor Session {
+    func freshToken() async throws -> String { "token" }
+}
+
+func configurationTokenProvider(session: Session) -> CatalogClient.Configuration {
+    var configuration = CatalogClient.Configuration.defaults
+    configuration.tokenProvider = { try await session.freshToken() }
+    return configuration
+}

@@ -16,12 +16,30 @@ struct CallRunner: Sendable {
     let rpc: RPCClient
     let defaults: CallOptions
     let retry: RetryPolicy
+    let tokenProvider: CatalogClient.TokenProvider?
+
+    /// `options` laid over the defaults, with the provider's token when the call carries none of its own.
+    func resolved(_ options: CallOptions, over defaults: CallOptions) async throws(RPCError) -> CallOptions {
+        var merged = options.merged(over: defaults)
+        guard options.bearerToken == nil, let tokenProvider else { return merged }
+        do {
+            merged.bearerToken = try await tokenProvider()
+        } catch {
+            throw RPCError(.unauthenticated, "the token provider failed: \(error)")
+        }
+        return merged
+    }
+
+    /// The defaults of a server stream: the client's, their timeout left out.
+    var streamDefaults: CallOptions {
+        var defaults = self.defaults
+        defaults.timeLimit = .inherited
+        return defaults
+    }
 
     /// `options` of a server stream laid over the client's defaults, their timeout left out.
     func streamOptions(_ options: CallOptions) -> CallOptions {
-        var defaults = self.defaults
-        defaults.timeLimit = .inherited
-        return options.merged(over: defaults)
+        options.merged(over: streamDefaults)
     }
 
     func unary<Request, Response>(
@@ -30,11 +48,13 @@ struct CallRunner: Sendable {
         options: CallOptions,
         _ idempotency: Idempotency
     ) async throws(RPCError) -> Response {
+        let own = options
         var options = options.merged(over: defaults)
         let deadline = options.timeout.map { ContinuousClock.now + $0 }
         let attempts = idempotency == .read ? retry.maxAttempts : 1
         var attempt = 1
         while true {
+            if tokenProvider != nil { options.bearerToken = try await resolved(own, over: defaults).bearerToken }
             if let deadline {
                 let remaining = deadline - .now
                 guard remaining > .zero else { throw RPCError(.deadlineExceeded, "the deadline passed before attempt \(attempt)") }
@@ -60,6 +80,6 @@ struct CallRunner: Sendable {
         _ request: Request,
         options: CallOptions
     ) async throws(RPCError) -> ResponseStream<Response> {
-        try await rpc.serverStreaming(method, request, options: streamOptions(options))
+        try await rpc.serverStreaming(method, request, options: resolved(options, over: streamDefaults))
     }
 }

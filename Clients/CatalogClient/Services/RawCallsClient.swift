@@ -35,7 +35,7 @@ public struct RawCallsClient: Sendable {
         let method = try Self.method(atPath: path)
         let carriesCBOR = runner.rpc.transport.contentType == ContentType.grpcCBOR.headerValue
         let message = carriesCBOR ? try JSONCBORBridge.cbor(fromJSON: request) : request
-        let call = try await runner.rpc.transport.openCall(method, options: options.merged(over: runner.defaults))
+        let call = try await runner.rpc.transport.openCall(method, options: runner.resolved(options, over: runner.defaults))
         do {
             try await call.send(message, endOfStream: true)
         } catch {

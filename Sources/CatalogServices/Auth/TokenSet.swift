@@ -25,6 +25,15 @@ public struct TokenSet: Sendable, Hashable {
         self.tokens = tokens
     }
 
+    /// The tokens given in clear, hashed here and not kept: for a server embedded in a test or
+    /// a tool, whose tokens are not in a file.
+    ///
+    /// - Precondition: names are unique, and so are tokens.
+    public init(hashing tokens: [(name: String, role: MethodRole, token: String)]) {
+        precondition(Set(tokens.map(\.name)).count == tokens.count && Set(tokens.map(\.token)).count == tokens.count, "duplicate token names or tokens")
+        self.init(tokens.map { Token(name: $0.name, role: $0.role, digest: Array(SHA256.hash(data: Array($0.token.utf8)))) })
+    }
+
     /// The token whose digest is the SHA-256 of `token`, if any. Every configured digest is
     /// compared in full, with no early exit at the first differing byte or the first match,
     /// so the time taken says nothing about how close a guess came.
