@@ -45,6 +45,31 @@ public final class CatalogClient: Sendable {
         )
     }
 
+    /// A client that connects on its first call rather than now, so that boot order does not
+    /// matter: an app that starts offline, a service that starts before the catalog. Until a
+    /// connection is made its calls fail with UNAVAILABLE (reads after their retries), each
+    /// later call trying again once the `reconnectBackoff` allows. After that it behaves as a
+    /// client of ``connect(to:bearerToken:tls:configuration:)``.
+    ///
+    /// ```swift
+    /// let catalog = CatalogClient(lazilyConnectingTo: [CatalogClient.Endpoint(host: "catalog.internal", port: 50051)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoints: Where the replicas listen, tried in this order; at least one.
+    ///   - bearerToken: As for ``connect(host:port:bearerToken:tls:configuration:)``.
+    ///   - tls: As for ``connect(host:port:bearerToken:tls:configuration:)``.
+    ///   - configuration: Connection, default call options, retries and reconnection.
+    public convenience init(
+        lazilyConnectingTo endpoints: [Endpoint], bearerToken: String? = nil, tls: ClientTLS? = nil, configuration: Configuration = .defaults
+    ) {
+        var configuration = configuration
+        if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
+        if let tls { configuration.connection.tls = tls }
+        let connections = ConnectionManager(endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff)
+        self.init(transport: connections, connections: connections, configuration: configuration)
+    }
+
     /// A client whose calls go through `transport` rather than connections of its own: an
     /// `InProcessTransport` runs them against the services in this process, which is how the
     /// `CatalogTesting` library gives app code's tests a real catalog with no server. Its

@@ -129,3 +129,8 @@ func configurationTokenProvider(session: Session) -> CatalogClient.Configuration
     configuration.tokenProvider = { try await session.freshToken() }
     return configuration
 }
+
+func catalogClientLazy() {
+    let catalog = CatalogClient(lazilyConnectingTo: [CatalogClient.Endpoint(host: "catalog.internal", port: 50051)])
+    _ = catalog
+}

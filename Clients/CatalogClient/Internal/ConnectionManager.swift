@@ -65,6 +65,15 @@ final class ConnectionManager: ClientTransport, Sendable {
         self.state = Mutex(.ready(connection, endpoint: endpoint))
     }
 
+    /// A manager with no connection yet: the first call connects.
+    init(endpoints: [CatalogClient.Endpoint], configuration: HTTP2ClientConfiguration, backoff: Backoff) {
+        precondition(!endpoints.isEmpty, "at least one endpoint")
+        self.endpoints = endpoints
+        self.configuration = configuration
+        self.backoff = backoff
+        self.state = Mutex(.idle(failures: 0, notBefore: nil, lastError: nil, first: 0))
+    }
+
     /// Connects to the first of `endpoints` that answers, trying them in order from `first`;
     /// returns the connection and its endpoint's index, or throws the last failure.
     static func connectToAny(
