@@ -1,4 +1,5 @@
 import CatalogClient
+import Synchronization
 import TestSupport
 import Testing
 
@@ -79,6 +80,39 @@ struct FilterWatchClientTests {
             #expect(resumed.previousRevision == 6)
             #expect(watch.interruptions >= 1)
         }
+    }
+
+    @Test("`updates` yields the events and each interruption in order with them, then the resumed events", .timeLimit(.minutes(1)))
+    func updatesAcrossRestart() async throws {
+        let database = try TestDatabase()
+        let callbacks = Atomic(0)
+        let (client, port, updates) = try await withCatalogServer(databasePath: database.path) { port in
+            let client = try await CatalogClient.connect(port: port, configuration: Self.quickResume)
+            var updates = client.filters.watch("categories", onInterruption: { _ in callbacks.add(1, ordering: .relaxed) }).updates.makeAsyncIterator()
+            guard case .event(let snapshot)? = try await updates.next() else { throw RPCError(.internalError, "no snapshot") }
+            #expect(snapshot.kind == .snapshot)
+            guard case .event(let synced)? = try await updates.next() else { throw RPCError(.internalError, "no synced") }
+            #expect(synced.kind == .synced)
+            return (client, port, updates)
+        }
+        var iterator = updates
+        guard case .interrupted(let error)? = try await iterator.next() else {
+            Issue.record("the server's shutdown is not the next update")
+            return
+        }
+        #expect(error.code == .unavailable)
+        #expect(callbacks.load(ordering: .relaxed) == 0, "an interruption that is an element is not also reported to the callback")
+        try await withCatalogServer(port: port, databasePath: database.path) { _ in
+            let selected = try await client.filters.select("categories", optionId: 2)
+            while let update = try await iterator.next() {
+                if case .event(let event) = update, event.state?.selectedId == 2 {
+                    #expect(event.revision == selected.revision)
+                    break
+                }
+            }
+        }
+        // After the server's shutdown has ended the Watch: `close()` lets open calls finish.
+        await client.close()
     }
 
     @Test("when the missed history is gone, `latest` surfaces a reset snapshot and goes on", .timeLimit(.minutes(2)))

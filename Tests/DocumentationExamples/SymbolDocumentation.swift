@@ -134,3 +134,12 @@ func catalogClientLazy() {
     let catalog = CatalogClient(lazilyConnectingTo: [CatalogClient.Endpoint(host: "catalog.internal", port: 50051)])
     _ = catalog
 }
+
+func filterWatchUpdates(catalog: CatalogClient, showReconnecting: (RPCError) -> Void) async throws {
+    for try await update in catalog.filters.watch("categories").updates {
+        switch update {
+        case .event(let event): if let state = event.state { render(state) }
+        case .interrupted(let error): showReconnecting(error)
+        }
+    }
+}

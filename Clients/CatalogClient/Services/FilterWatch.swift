@@ -41,6 +41,20 @@ public struct FilterWatch: AsyncSequence, Sendable {
         Iterator(watch: self)
     }
 
+    /// The same watch with its interruptions in the sequence, in order with the events, rather
+    /// than reported to `onInterruption`: what a model on the main actor shows as
+    /// "reconnecting" until the next event.
+    ///
+    /// ```swift
+    /// for try await update in catalog.filters.watch("categories").updates {
+    ///     switch update {
+    ///     case .event(let event): if let state = event.state { render(state) }
+    ///     case .interrupted(let error): showReconnecting(error)
+    ///     }
+    /// }
+    /// ```
+    public var updates: FilterWatchUpdates { FilterWatchUpdates(watch: self) }
+
     /// Reads events one by one, resuming the call when it is lost.
     public struct Iterator: AsyncIteratorProtocol {
         private let watch: FilterWatch
@@ -49,6 +63,8 @@ public struct FilterWatch: AsyncSequence, Sendable {
         private var resumeAfter: Int64?
         /// Interruptions since an event last arrived.
         private var failures = 0
+        /// When to resume after the interruption just reported.
+        private var resumeAt: ContinuousClock.Instant?
         private var ended = false
         private let deadline: ContinuousClock.Instant?
 
@@ -65,7 +81,27 @@ public struct FilterWatch: AsyncSequence, Sendable {
 
         /// Waits for the next event on the caller's actor, as ``next()`` does.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> FilterEvent? {
+            while let update = try await nextUpdate(isolation: actor) {
+                switch update {
+                case .event(let event): return event
+                case .interrupted(let error): watch.onInterruption(error)
+                }
+            }
+            return nil
+        }
+
+        /// The next event, or the interruption of the stream: after one, the next call waits
+        /// the backoff and resumes.
+        mutating func nextUpdate(isolation actor: isolated (any Actor)?) async throws -> FilterWatchUpdate? {
             while !ended {
+                if let resumeAt {
+                    self.resumeAt = nil
+                    do {
+                        try await Task.sleep(until: resumeAt, clock: .continuous)
+                    } catch {
+                        return end()
+                    }
+                }
                 if Task.isCancelled { return end() }
                 do throws(RPCError) {
                     guard let event = try await nextFromServer(isolation: actor) else { return end() }
@@ -74,7 +110,7 @@ public struct FilterWatch: AsyncSequence, Sendable {
                         if let resumeAfter, event.revision <= resumeAfter { continue }
                         resumeAfter = event.revision
                     }
-                    return event
+                    return .event(event)
                 } catch {
                     stream = nil
                     if Task.isCancelled { return end() }
@@ -88,12 +124,8 @@ public struct FilterWatch: AsyncSequence, Sendable {
                         ended = true
                         throw error
                     }
-                    watch.onInterruption(error)
-                    do {
-                        try await Task.sleep(until: resumeAt, clock: .continuous)
-                    } catch {
-                        return end()
-                    }
+                    self.resumeAt = resumeAt
+                    return .interrupted(error)
                 }
             }
             return nil
@@ -116,10 +148,47 @@ public struct FilterWatch: AsyncSequence, Sendable {
             return try await stream?.next(isolation: actor)
         }
 
-        private mutating func end() -> FilterEvent? {
+        private mutating func end() -> FilterWatchUpdate? {
             ended = true
             stream = nil
             return nil
+        }
+    }
+}
+
+/// What a ``FilterWatchUpdates`` sequence yields.
+public enum FilterWatchUpdate: Sendable {
+    /// An event of the filter, as ``FilterWatch`` yields them.
+    case event(FilterEvent)
+    /// The stream was lost with this error (UNAVAILABLE, or INTERNAL `streamReset`); the
+    /// sequence waits its backoff and resumes from the last revision it delivered.
+    case interrupted(RPCError)
+}
+
+/// A ``FilterWatch`` whose interruptions are elements (see ``FilterWatch/updates``).
+public struct FilterWatchUpdates: AsyncSequence, Sendable {
+    public typealias Element = FilterWatchUpdate
+    /// Iteration throws `RPCError`, declared untyped, as ``FilterWatch`` does.
+    public typealias Failure = any Error
+
+    let watch: FilterWatch
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(events: watch.makeAsyncIterator())
+    }
+
+    /// Reads updates one by one, resuming the call after each interruption.
+    public struct Iterator: AsyncIteratorProtocol {
+        var events: FilterWatch.Iterator
+
+        /// Waits for the next update; `nil` when the task is cancelled. Throws `RPCError`.
+        public mutating func next() async throws -> FilterWatchUpdate? {
+            try await events.nextUpdate(isolation: nil)
+        }
+
+        /// Waits for the next update on the caller's actor, as ``next()`` does.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> FilterWatchUpdate? {
+            try await events.nextUpdate(isolation: actor)
         }
     }
 }
