@@ -21,13 +21,19 @@ struct CallRunner: Sendable {
     /// `options` laid over the defaults, with the provider's token when the call carries none of its own.
     func resolved(_ options: CallOptions, over defaults: CallOptions) async throws(RPCError) -> CallOptions {
         var merged = options.merged(over: defaults)
-        guard options.bearerToken == nil, let tokenProvider else { return merged }
+        if let token = try await providedToken(for: options) { merged.bearerToken = token }
+        return merged
+    }
+
+    /// The provider's token for a call whose own options are `options`: `nil` when there is no
+    /// provider or the call carries its own token; `.some(nil)` when the provider gives none.
+    private func providedToken(for options: CallOptions) async throws(RPCError) -> String?? {
+        guard options.bearerToken == nil, let tokenProvider else { return nil }
         do {
-            merged.bearerToken = try await tokenProvider()
+            return .some(try await tokenProvider())
         } catch {
             throw RPCError(.unauthenticated, "the token provider failed: \(error)")
         }
-        return merged
     }
 
     /// The defaults of a server stream: the client's, their timeout left out.
@@ -54,7 +60,7 @@ struct CallRunner: Sendable {
         let attempts = idempotency == .read ? retry.maxAttempts : 1
         var attempt = 1
         while true {
-            if tokenProvider != nil { options.bearerToken = try await resolved(own, over: defaults).bearerToken }
+            if let token = try await providedToken(for: own) { options.bearerToken = token }
             if let deadline {
                 let remaining = deadline - .now
                 guard remaining > .zero else { throw RPCError(.deadlineExceeded, "the deadline passed before attempt \(attempt)") }

@@ -13,6 +13,46 @@ const colourNames = {
 
 const sortLabels = { position: "Position", name: "Name", itemCount: "Item count", createdAt: "Date created" };
 
+/** `n` and the noun for it: "1 item", "8 items". */
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Wires a dialog's write of `Categories/method` that is checked by a dry run first: returns
+ *  `dryRun()`, which shows `describe(answer)` in `counts` and enables `confirm`, or shows the
+ *  server's refusal and disables it (an answer overtaken by a newer check is dropped);
+ *  submitting `form` makes the write with `request()` and closes the dialog with `true`. */
+function checkedWrite({ form, counts, confirm, close, method, request, describe }) {
+  let checking = 0;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await call("catalog.v1.Categories", method, request());
+      close(true);
+    } catch (error) {
+      showFieldError(form, error);
+    }
+  });
+  return async () => {
+    const check = ++checking;
+    counts.dataset.counts = "pending";
+    clearFieldErrors(form);
+    try {
+      const answer = await call("catalog.v1.Categories", method, { ...request(), dryRun: true });
+      if (check !== checking) return;
+      counts.textContent = describe(answer);
+      counts.dataset.counts = "ready";
+      confirm.disabled = false;
+    } catch (error) {
+      if (check !== checking) return;
+      counts.textContent = "";
+      counts.dataset.counts = "refused";
+      confirm.disabled = true;
+      showFieldError(form, error);
+    }
+  };
+}
+
 export function categoriesScreen(root, session) {
   const note = roleNote(session, "admin");
   const view = { query: "", sort: "position", descending: false, hideEmpty: false };
@@ -93,7 +133,7 @@ export function categoriesScreen(root, session) {
       h("div", { class: "category-name" },
         h("span", { class: "name" }, category.name),
         category.isDefault ? h("span", { class: "badge" }, "default") : null,
-        h("span", { class: "meta" }, `${category.itemCount} item${category.itemCount === 1 ? "" : "s"} · created ${formatDate(category.createdAt)}`)),
+        h("span", { class: "meta" }, `${count(category.itemCount, "item")} · created ${formatDate(category.createdAt)}`)),
       h("div", { class: "row-actions" },
         button("up", "Move up", "arrow.up", () => move(category, "up"), orderNote),
         button("down", "Move down", "arrow.down", () => move(category, "down"), orderNote),
@@ -218,9 +258,9 @@ export function categoriesScreen(root, session) {
 
   function countsLine(counts) {
     const parts = [];
-    if (counts.deletedItems) parts.push(`deletes ${counts.deletedItems} item${counts.deletedItems === 1 ? "" : "s"}`);
-    if (counts.movedItems) parts.push(`moves ${counts.movedItems} item${counts.movedItems === 1 ? "" : "s"}`);
-    if (counts.unassignedItems) parts.push(`leaves ${counts.unassignedItems} item${counts.unassignedItems === 1 ? "" : "s"} without a category`);
+    if (counts.deletedItems) parts.push(`deletes ${count(counts.deletedItems, "item")}`);
+    if (counts.movedItems) parts.push(`moves ${count(counts.movedItems, "item")}`);
+    if (counts.unassignedItems) parts.push(`leaves ${count(counts.unassignedItems, "item")} without a category`);
     return parts.length ? `This ${parts.join(", ")}.` : "No item is affected.";
   }
 
@@ -235,7 +275,7 @@ export function categoriesScreen(root, session) {
       const counts = h("p", { class: "counts", role: "status", dataset: { counts: "pending" } }, "Checking…");
       const confirm = h("button", { type: "submit", class: "danger", disabled: true }, "Delete");
       const form = h("form", { novalidate: true },
-        h("fieldset", {}, h("legend", {}, `What happens to its ${category.itemCount} item${category.itemCount === 1 ? "" : "s"}`),
+        h("fieldset", {}, h("legend", {}, `What happens to its ${count(category.itemCount, "item")}`),
           choices.map(([value, label], index) => h("label", { class: "check" },
             h("input", { type: "radio", name: "items", value, checked: index === (category.itemCount ? 1 : 0) }), label))),
         field("Move the items to", moveTo),
@@ -248,37 +288,13 @@ export function categoriesScreen(root, session) {
         if (items === "move") body.moveTo = Number(moveTo.value);
         return body;
       };
-      let checking = 0;
-      const dryRun = async () => {
-        const check = ++checking;
+      const dryRun = checkedWrite({ form, counts, confirm, close, method: "Delete", request, describe: countsLine });
+      const check = () => {
         moveTo.disabled = new FormData(form).get("items") !== "move";
-        counts.dataset.counts = "pending";
-        clearFieldErrors(form);
-        try {
-          const answer = await call("catalog.v1.Categories", "Delete", { ...request(), dryRun: true });
-          if (check !== checking) return;
-          counts.textContent = countsLine(answer);
-          counts.dataset.counts = "ready";
-          confirm.disabled = false;
-        } catch (error) {
-          if (check !== checking) return;
-          counts.textContent = "";
-          counts.dataset.counts = "refused";
-          confirm.disabled = true;
-          showFieldError(form, error);
-        }
+        dryRun();
       };
-      form.addEventListener("change", dryRun);
-      form.addEventListener("submit", async (event) => {
-        event.preventDefault();
-        try {
-          await call("catalog.v1.Categories", "Delete", request());
-          close(true);
-        } catch (error) {
-          showFieldError(form, error);
-        }
-      });
-      dryRun();
+      form.addEventListener("change", check);
+      check();
       return form;
     });
     if (deleted) {
@@ -288,7 +304,7 @@ export function categoriesScreen(root, session) {
   }
 
   async function merge(sources) {
-    const merged = await openDialog(`Merge ${sources.length} categor${sources.length === 1 ? "y" : "ies"}`, (close) => {
+    const merged = await openDialog(`Merge ${count(sources.length, "category", "categories")}`, (close) => {
       const targets = otherCategories(sources.map((s) => s.id));
       const target = h("select", { name: "targetId" }, targets.map((c) => h("option", { value: c.id }, c.name)));
       const counts = h("p", { class: "counts", role: "status", dataset: { counts: "pending" } }, "Checking…");
@@ -299,34 +315,9 @@ export function categoriesScreen(root, session) {
         h("p", { class: "form-error", role: "alert", hidden: true }),
         h("div", { class: "dialog-actions" }, h("button", { type: "button", onclick: () => close(false) }, "Cancel"), confirm));
       const request = () => ({ sourceIds: sources.map((s) => s.id), targetId: Number(target.value) });
-      let checking = 0;
-      const dryRun = async () => {
-        const check = ++checking;
-        clearFieldErrors(form);
-        try {
-          const answer = await call("catalog.v1.Categories", "Merge", { ...request(), dryRun: true });
-          if (check !== checking) return;
-          counts.textContent = `This moves ${answer.movedItems} item${answer.movedItems === 1 ? "" : "s"} and deletes ${answer.deletedIds.length} categor${answer.deletedIds.length === 1 ? "y" : "ies"}.`;
-          counts.dataset.counts = "ready";
-          confirm.disabled = false;
-        } catch (error) {
-          if (check !== checking) return;
-          counts.textContent = "";
-          counts.dataset.counts = "refused";
-          confirm.disabled = true;
-          showFieldError(form, error);
-        }
-      };
+      const describe = (answer) => `This moves ${count(answer.movedItems, "item")} and deletes ${count(answer.deletedIds.length, "category", "categories")}.`;
+      const dryRun = checkedWrite({ form, counts, confirm, close, method: "Merge", request, describe });
       target.addEventListener("change", dryRun);
-      form.addEventListener("submit", async (event) => {
-        event.preventDefault();
-        try {
-          await call("catalog.v1.Categories", "Merge", request());
-          close(true);
-        } catch (error) {
-          showFieldError(form, error);
-        }
-      });
       if (targets.length) dryRun();
       else { confirm.disabled = true; counts.textContent = "There is no other category to merge into."; }
       return form;
@@ -360,7 +351,7 @@ export function categoriesScreen(root, session) {
         if (chosen.size === 0) { counts.textContent = "Choose the items to assign."; return; }
         try {
           const answer = await call("catalog.v1.Categories", "AssignItems", { ...request(), dryRun: true });
-          counts.textContent = `This changes ${answer.updated} item${answer.updated === 1 ? "" : "s"}.`;
+          counts.textContent = `This changes ${count(answer.updated, "item")}.`;
         } catch (error) {
           showFieldError(form, error);
         }

@@ -31,6 +31,20 @@ final class InProcessCall: Sendable {
         var pullAgain = false
         var deadline: Task<Void, Never>?
 
+        /// The waiters of `waitUntilDone`, taken so that they are resumed outside the lock.
+        mutating func takeDoneWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { doneWaiters = [] }
+            return doneWaiters
+        }
+
+        /// Queues a response message and takes the reader waiting for one; `nil` once the call ended.
+        mutating func queueResponse(_ message: [UInt8]) -> CheckedContinuation<Void, Never>?? {
+            guard trailers == nil else { return nil }
+            responses.append(message)
+            defer { responseReader = nil }
+            return .some(responseReader)
+        }
+
         /// Everything waiting, taken so that it is resumed outside the lock.
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             var waiters = doneWaiters + senders
@@ -97,6 +111,21 @@ final class InProcessCall: Sendable {
     /// The call as the server's handler sees it.
     var server: some ServerCallStream { ServerSide(call: self) }
 
+    /// Suspends until resumed, unless `ready` holds now; otherwise `park` leaves the
+    /// continuation where whoever makes `ready` hold will resume it. Both run under the lock.
+    private func suspend(
+        unless ready: (borrowing State) -> Bool, park: (inout State, CheckedContinuation<Void, Never>) -> Void
+    ) async {
+        await withCheckedContinuation { continuation in
+            let isReady = state.withLock { state -> Bool in
+                if ready(state) { return true }
+                park(&state, continuation)
+                return false
+            }
+            if isReady { continuation.resume() }
+        }
+    }
+
     // MARK: The client's side
 
     func sendRequest(_ message: [UInt8], endOfStream: Bool) {
@@ -131,14 +160,7 @@ final class InProcessCall: Sendable {
                 if let error = trailers.error { throw error }
                 return nil
             case .wait:
-                await withCheckedContinuation { continuation in
-                    let ready = state.withLock { state -> Bool in
-                        guard state.responses.isEmpty, state.trailers == nil else { return true }
-                        state.responseReader = continuation
-                        return false
-                    }
-                    if ready { continuation.resume() }
-                }
+                await suspend(unless: { !$0.responses.isEmpty || $0.trailers != nil }, park: { $0.responseReader = $1 })
             }
         }
     }
@@ -161,37 +183,18 @@ final class InProcessCall: Sendable {
                 return .none
             }
             if let next { return next }
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Bool in
-                    guard state.requests.isEmpty, !state.requestEnded, state.trailers == nil else { return true }
-                    state.requestReader = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
+            await suspend(unless: { !$0.requests.isEmpty || $0.requestEnded || $0.trailers != nil }, park: { $0.requestReader = $1 })
         }
     }
 
     func sendResponse(_ message: [UInt8], initialMetadata: Metadata) async throws(RPCError) {
-        enum Sent { case ended, sent(reader: CheckedContinuation<Void, Never>?, full: Bool) }
-        let sent = state.withLock { state -> Sent in
-            guard state.trailers == nil else { return .ended }
+        let queued = state.withLock { state in
             if state.initialMetadata == nil { state.initialMetadata = initialMetadata }
-            state.responses.append(message)
-            defer { state.responseReader = nil }
-            return .sent(reader: state.responseReader, full: state.responses.count > Self.highWatermark)
+            return state.queueResponse(message)
         }
-        guard case .sent(let reader, let full) = sent else { throw RPCError(.cancelled, "the call has ended") }
+        guard let reader = queued else { throw RPCError(.cancelled, "the call has ended") }
         reader?.resume()
-        guard full else { return }
-        await withCheckedContinuation { continuation in
-            let roomOrEnded = state.withLock { state -> Bool in
-                guard state.responses.count > Self.highWatermark, state.trailers == nil else { return true }
-                state.senders.append(continuation)
-                return false
-            }
-            if roomOrEnded { continuation.resume() }
-        }
+        await suspend(unless: { $0.responses.count <= Self.highWatermark || $0.trailers != nil }, park: { $0.senders.append($1) })
     }
 
     func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
@@ -204,8 +207,7 @@ final class InProcessCall: Sendable {
             state.source = source
             if state.initialMetadata == nil { state.initialMetadata = initialMetadata }
             state.released = true
-            defer { state.doneWaiters = [] }
-            return state.doneWaiters
+            return state.takeDoneWaiters()
         }
         guard let attached else {
             source.streamClosed()
@@ -221,20 +223,9 @@ final class InProcessCall: Sendable {
 
     func waitUntilDone() async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { state -> Bool in
-                    guard !state.released, !Task.isCancelled else { return true }
-                    state.doneWaiters.append(continuation)
-                    return false
-                }
-                if done { continuation.resume() }
-            }
+            await suspend(unless: { $0.released || Task.isCancelled }, park: { $0.doneWaiters.append($1) })
         } onCancel: {
-            let waiters = state.withLock { state in
-                defer { state.doneWaiters = [] }
-                return state.doneWaiters
-            }
-            for waiter in waiters { waiter.resume() }
+            for waiter in state.withLock({ $0.takeDoneWaiters() }) { waiter.resume() }
         }
     }
 
@@ -254,13 +245,7 @@ final class InProcessCall: Sendable {
             pull: while let source = state.withLock({ $0.responses.count < Self.highWatermark ? $0.source : nil }) {
                 switch source.next() {
                 case .message(let message):
-                    let reader = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                        guard state.trailers == nil else { return nil }
-                        state.responses.append(message)
-                        defer { state.responseReader = nil }
-                        return state.responseReader
-                    }
-                    reader?.resume()
+                    state.withLock { $0.queueResponse(message) }??.resume()
                 case .idle:
                     break pull
                 case .end(let trailers):

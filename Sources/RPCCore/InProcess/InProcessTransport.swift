@@ -16,20 +16,23 @@
 /// ```
 public struct InProcessTransport: ClientTransport {
     public let router: Router
-    public let contentType: String
+    /// How messages are encoded.
+    private let codec: ContentType
     /// The connection every call of this transport comes on, as a server's limits see it.
     private let connection: ConnectionIdentity
 
     /// - Parameter codec: how messages are encoded: `.grpc` (JSON, the default) or `.grpcCBOR`.
     public init(router: Router, codec: ContentType = .grpc) {
         self.router = router
-        self.contentType = codec.headerValue
+        self.codec = codec
         self.connection = .next(peerAddress: nil)
     }
 
+    public var contentType: String { codec.headerValue }
+
     public func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream {
         let head = RequestHead(
-            path: method.path, contentType: ContentType(headerValue: contentType) ?? .grpc, metadata: options.metadata,
+            path: method.path, contentType: codec, metadata: options.metadata,
             deadline: options.timeout.map { .now + $0 }, peer: "in-process", connection: connection)
         guard let route = router.route(for: method.path) else {
             return InProcessCall(refusedWith: RPCError(.unimplemented, "unknown method '\(method.path)'"), head: head).client
