@@ -8,7 +8,7 @@ let package = Package(
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
         .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
-        .library(name: "CatalogClient", targets: ["CatalogClient"]),
+        .library(name: "CatalogKit", targets: ["CatalogKit"]),
         // CatalogClient's real services in the test's own process, for tests of app code.
         .library(name: "CatalogTesting", targets: ["CatalogTesting"]),
         .executable(name: "catalogd", targets: ["catalogd"]),
@@ -148,24 +148,28 @@ let package = Package(
             ]
         ),
         .target(
-            name: "CatalogClient",
-            dependencies: ["RPCCore", "RPCHTTP2", "CatalogAPI"],
-            path: "Clients/CatalogClient"
+            name: "CatalogKit",
+            dependencies: [
+                "RPCCore", "RPCHTTP2", "CatalogAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            path: "Clients/CatalogKit"
         ),
         .target(
             name: "CatalogTesting",
-            dependencies: ["CatalogClient", "CatalogServices", "CatalogStore", "CatalogStoreSQLite", "RPCCore"]
+            dependencies: ["CatalogKit", "CatalogServices", "CatalogStore", "CatalogStoreSQLite", "RPCCore"]
         ),
         .target(
             name: "CatalogCLI",
-            dependencies: ["CatalogClient", "RPCCore"],
+            dependencies: ["CatalogKit", "RPCCore"],
             path: "Clients/CatalogCLI"
         ),
         .executableTarget(
             name: "catalog",
             dependencies: [
                 "CatalogCLI",
-                "CatalogClient",
+                "CatalogKit",
                 "RPCCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -224,7 +228,10 @@ let package = Package(
         // that none stops building (PackageGraphTests checks that each is here verbatim).
         .target(
             name: "DocumentationExamples",
-            dependencies: ["CatalogClient", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2"],
+            dependencies: [
+                "CatalogKit", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/DocumentationExamples",
             exclude: ["ClientPackage"]
         ),
@@ -406,7 +413,7 @@ let package = Package(
                 "HTTP2TestSupport",
                 "TestSupport",
                 "CatalogAPI",
-                "CatalogClient",
+                "CatalogKit",
                 "CatalogServer",
                 "CatalogStore",
                 "ChildProcess",
@@ -414,6 +421,7 @@ let package = Package(
                 "RPCCore",
                 "RPCHTTP2",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             resources: [.copy("Python")]
         ),
@@ -426,7 +434,7 @@ let package = Package(
                 "CatalogCLI",
                 "ChildProcess",
                 "TestCertificates",
-                "CatalogClient",
+                "CatalogKit",
                 "CatalogServer",
                 "CatalogStore",
                 "CatalogStoreSQLite",
@@ -454,7 +462,7 @@ let package = Package(
                 "RPCCore",
                 "RPCHTTP2",
                 "CatalogAPI",
-                "CatalogClient",
+                "CatalogKit",
             ],
             resources: [.copy("Python")]
         ),
@@ -463,7 +471,7 @@ let package = Package(
             name: "ReplicaTests",
             dependencies: [
                 "CatalogAPI",
-                "CatalogClient",
+                "CatalogKit",
                 "CatalogdTestSupport",
                 "ChildProcess",
                 "PostgresTestSupport",

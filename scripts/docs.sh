@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# docs.sh [OUTPUT]: builds the DocC documentation of the CatalogClient library (the catalog in
-# Clients/CatalogClient/CatalogClient.docc and the `///` comments of its public symbols) with
-# swift-docc-plugin, into OUTPUT/CatalogClient.doccarchive (OUTPUT default: a temporary
+# docs.sh [OUTPUT]: builds the DocC documentation of the CatalogKit library (the catalog in
+# Clients/CatalogKit/CatalogClient.docc and the `///` comments of its public symbols) with
+# swift-docc-plugin, into OUTPUT/CatalogKit.doccarchive (OUTPUT default: a temporary
 # directory, removed afterwards). Fails on any warning: a broken symbol link, an unknown topic,
 # an undocumented parameter of a documented function.
 set -euo pipefail
@@ -16,11 +16,11 @@ else
 fi
 set +e
 swift package --allow-writing-to-directory "$output" \
-  generate-documentation --target CatalogClient --output-path "$output/CatalogClient.doccarchive" --warnings-as-errors 2>&1 | tee "$log"
+  generate-documentation --target CatalogKit --output-path "$output/CatalogKit.doccarchive" --warnings-as-errors 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ] || grep -q "warning:" "$log"; then
   echo "docs.sh: DocC reported warnings or failed (exit status $status)" >&2
   exit 1
 fi
-echo "docs.sh: documentation of CatalogClient built without warnings in $output/CatalogClient.doccarchive"
+echo "docs.sh: documentation of CatalogKit built without warnings in $output/CatalogKit.doccarchive"

@@ -45,7 +45,7 @@ if [ $# -gt 0 ]; then
   run_tests "$@"
   exit
 fi
-echo "== DocC documentation of CatalogClient"
+echo "== DocC documentation of CatalogKit"
 scripts/docs.sh
 echo "== swift test"
 run_tests --skip SoakTests

@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "codec-fanout",
             dependencies: [
-                .product(name: "CatalogClient", package: "catalog")
+                .product(name: "CatalogKit", package: "catalog")
             ],
             path: "Sources"
         )

@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "in-process-benchmark",
             dependencies: [
-                .product(name: "CatalogClient", package: "catalog"),
+                .product(name: "CatalogKit", package: "catalog"),
                 .product(name: "CatalogTesting", package: "catalog"),
             ],
             path: "Sources"

@@ -1,6 +1,7 @@
+import CatalogAPI
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog call SERVICE/METHOD [-d JSON|@FILE|@-]`: any method, JSON in and out.
 struct CallCommand: AsyncParsableCommand {

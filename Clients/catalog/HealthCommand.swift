@@ -1,6 +1,7 @@
+import CatalogAPI
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog health [--service NAME]`.
 struct HealthCommand: AsyncParsableCommand {

@@ -30,7 +30,7 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
 
     /// NOT_FOUND `notFound` with `details.id`.
     public static func notFound(_ kind: String, id: Int64) -> CatalogError {
-        CatalogError(.notFound, "no \(kind) with id \(id)", reason: "notFound", details: ["id": .number(Double(id))])
+        CatalogError(.notFound, "no \(kind) with id \(id)", reason: "notFound", details: ["id": .integer(Int64(id))])
     }
 
     /// INVALID_ARGUMENT `invalidField` naming the field.
@@ -42,21 +42,21 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     public static func duplicateName(existingID: Int64) -> CatalogError {
         CatalogError(
             .alreadyExists, "a category with this name already exists", reason: "duplicateName", field: "name",
-            details: ["id": .number(Double(existingID))])
+            details: ["id": .integer(Int64(existingID))])
     }
 
     /// ABORTED `revisionMismatch`.
     public static func revisionMismatch(expected: Int64, actual: Int64) -> CatalogError {
         CatalogError(
             .aborted, "revision is \(actual), not \(expected)", reason: "revisionMismatch", field: "expectedRevision",
-            details: ["revision": .number(Double(actual))])
+            details: ["revision": .integer(Int64(actual))])
     }
 
     /// FAILED_PRECONDITION `defaultCategory`: a default category cannot be deleted or merged away.
     public static func defaultCategory(id: Int64) -> CatalogError {
         CatalogError(
             .failedPrecondition, "category \(id) is a default category", reason: "defaultCategory",
-            details: ["id": .number(Double(id))])
+            details: ["id": .integer(Int64(id))])
     }
 
     /// FAILED_PRECONDITION `lastCategory`.
@@ -68,7 +68,7 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     public static func categoryNotEmpty(itemCount: Int) -> CatalogError {
         CatalogError(
             .failedPrecondition, "the category holds \(itemCount) items", reason: "categoryNotEmpty", field: "items",
-            details: ["itemCount": .number(Double(itemCount))])
+            details: ["itemCount": .integer(Int64(itemCount))])
     }
 
     /// INVALID_ARGUMENT `moveToRequired`.
@@ -95,7 +95,7 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     public static func unknownOption(_ optionID: Int64) -> CatalogError {
         CatalogError(
             .notFound, "the filter has no option \(optionID)", reason: "unknownOption", field: "optionId",
-            details: ["id": .number(Double(optionID))])
+            details: ["id": .integer(Int64(optionID))])
     }
 
     /// FAILED_PRECONDITION `builtinFilter`: the built-in `categories` filter cannot be deleted or unbound.
@@ -109,14 +109,14 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     public static func futureRevision(_ requested: Int64, current: Int64) -> CatalogError {
         CatalogError(
             .outOfRange, "revision \(requested) is ahead of the current revision \(current)", reason: "futureRevision",
-            field: "sinceRevision", details: ["revision": .number(Double(current))])
+            field: "sinceRevision", details: ["revision": .integer(Int64(current))])
     }
 
     /// OUT_OF_RANGE `revisionCompacted`: the changes after `revision` are no longer retained.
     public static func revisionCompacted(_ revision: Int64, oldestRetained: Int64) -> CatalogError {
         CatalogError(
             .outOfRange, "the changes after revision \(revision) are no longer retained (oldest: \(oldestRetained))",
-            reason: "revisionCompacted", field: "sinceRevision", details: ["oldestRevision": .number(Double(oldestRetained))])
+            reason: "revisionCompacted", field: "sinceRevision", details: ["oldestRevision": .integer(Int64(oldestRetained))])
     }
 
     /// RESOURCE_EXHAUSTED `tooManySubscribers`: a Watch past a subscriber limit, which
@@ -125,7 +125,7 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
     public static func tooManySubscribers(_ message: String, scope: String, limit: Int) -> CatalogError {
         CatalogError(
             .resourceExhausted, message, reason: "tooManySubscribers",
-            details: ["scope": .string(scope), "limit": .number(Double(limit))])
+            details: ["scope": .string(scope), "limit": .integer(Int64(limit))])
     }
 
     /// UNAUTHENTICATED `unauthenticated` (missing, malformed or unknown bearer token) with

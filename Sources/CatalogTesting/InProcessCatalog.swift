@@ -1,4 +1,5 @@
-import CatalogClient
+@_exported import struct CatalogAPI.MethodRole
+import CatalogKit
 import CatalogServices
 import CatalogStore
 import CatalogStoreSQLite

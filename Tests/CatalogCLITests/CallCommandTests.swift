@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 import Testing
 
@@ -35,8 +35,8 @@ struct CategoryCommandTests {
     func itemsOfCategories() async throws {
         try await withTestServer { server in
             let sandbox = try CLISandbox()
-            let first = try await server.client.catalog.createItem(title: "One")
-            let second = try await server.client.catalog.createItem(title: "Two")
+            let first = try await server.client.items.create(title: "One")
+            let second = try await server.client.items.create(title: "Two")
             let assigned = try await sandbox.run(["category", "assign", "\(first.id)", "\(second.id)", "--to", "Cars", "--server", server.address])
             #expect(assigned.status == 0, "\(assigned)")
             #expect(try assigned.jsonObject()["updated"] as? Int == 2)
@@ -52,7 +52,7 @@ struct CategoryCommandTests {
 
             let unassigned = try await sandbox.run(["category", "assign", "\(first.id)", "--unassign", "--server", server.address])
             #expect(unassigned.status == 0, "\(unassigned)")
-            #expect(try await server.client.catalog.getItem(id: first.id).categoryId == nil)
+            #expect(try await server.client.items.get(id: first.id).categoryId == nil)
             let missing = try await sandbox.run(["category", "assign", "999", "--to", "Cars", "--server", server.address])
             #expect(missing.status == 69, "\(missing)")
         }

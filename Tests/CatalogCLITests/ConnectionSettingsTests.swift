@@ -1,5 +1,5 @@
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 import Testing
 
 /// How `ConnectionSettings.resolve` picks the TLS settings: flag over the named context over

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 import Testing
 
@@ -14,7 +14,7 @@ struct DestructiveCommandTests {
         try await withTestServer { server in
             let sandbox = try CLISandbox()
             let books = try await server.client.categories.create(name: "Books")
-            let item = try await server.client.catalog.createItem(title: "A book", categoryId: books.id)
+            let item = try await server.client.items.create(title: "A book", categoryId: books.id)
             #expect(item.id == 1)
             let export = try sandbox.writeFile("export.json", #"{"categories": []}"#)
             let arguments = arguments.map { $0 == "@export" ? export : $0 }
@@ -24,7 +24,7 @@ struct DestructiveCommandTests {
                 #expect(result.stderr.contains("--yes"), "\(result)")
             }
             #expect(try await server.client.categories.list().map(\.name) == ["Family", "Cars", "Games", "Sports", "Books"])
-            #expect(try await server.client.catalog.getItem(id: item.id).categoryId == books.id)
+            #expect(try await server.client.items.get(id: item.id).categoryId == books.id)
         }
     }
 
@@ -33,7 +33,7 @@ struct DestructiveCommandTests {
         try await withTestServer { server in
             let sandbox = try CLISandbox()
             let books = try await server.client.categories.create(name: "Books")
-            for title in ["One", "Two"] { _ = try await server.client.catalog.createItem(title: title, categoryId: books.id) }
+            for title in ["One", "Two"] { _ = try await server.client.items.create(title: title, categoryId: books.id) }
 
             let dryRun = try await sandbox.run(["category", "delete", "Books", "--items", "unassign", "--dry-run", "--server", server.address])
             #expect(dryRun.status == 0, "\(dryRun)")
@@ -56,7 +56,7 @@ struct DestructiveCommandTests {
             let sandbox = try CLISandbox()
             let books = try await server.client.categories.create(name: "Books")
             let comics = try await server.client.categories.create(name: "Comics")
-            _ = try await server.client.catalog.createItem(title: "A comic", categoryId: comics.id)
+            _ = try await server.client.items.create(title: "A comic", categoryId: comics.id)
 
             let dryRun = try await sandbox.run(["category", "merge", "Comics", "--into", "Books", "--dry-run", "--server", server.address])
             #expect(dryRun.status == 0, "\(dryRun)")
@@ -76,11 +76,11 @@ struct DestructiveCommandTests {
     func itemDelete() async throws {
         try await withTestServer { server in
             let sandbox = try CLISandbox()
-            let item = try await server.client.catalog.createItem(title: "Doomed")
+            let item = try await server.client.items.create(title: "Doomed")
             let dryRun = try await sandbox.run(["item", "delete", "\(item.id)", "--dry-run", "--server", server.address])
             #expect(dryRun.status == 0, "\(dryRun)")
             #expect(try dryRun.jsonObject()["title"] as? String == "Doomed")
-            _ = try await server.client.catalog.getItem(id: item.id)
+            _ = try await server.client.items.get(id: item.id)
 
             let deleted = try await sandbox.run(["item", "delete", "\(item.id)", "--yes", "--server", server.address])
             #expect(deleted.status == 0, "\(deleted)")

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 import Testing
 
@@ -23,7 +23,7 @@ struct ItemCommandTests {
             let updated = try await sandbox.run(
                 ["item", "update", "\(id)", "--title", "Swift côté serveur", "--clear", "price", "--clear", "category", "--server", server.address])
             #expect(updated.status == 0, "\(updated)")
-            let stored = try await server.client.catalog.getItem(id: Int64(id))
+            let stored = try await server.client.items.get(id: Int64(id))
             #expect(stored.title == "Swift côté serveur" && stored.price == nil && stored.categoryId == nil && stored.level == "Avancé")
 
             let both = try await sandbox.run(["item", "update", "\(id)", "--level", "x", "--clear", "level", "--server", server.address])
@@ -56,7 +56,7 @@ struct ItemCommandTests {
 
             let query = try await sandbox.run(["item", "list", "-q", "generative", "-o", "ndjson", "--server", server.address])
             let found = try query.jsonLines().compactMap { $0["id"] as? Int }
-            let expected = try await server.client.catalog.listItems(query: "generative").items.map { Int($0.id) }
+            let expected = try await server.client.items.list(query: "generative").items.map { Int($0.id) }
             #expect(!found.isEmpty)
             #expect(found == expected)
         }

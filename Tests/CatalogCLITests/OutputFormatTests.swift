@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 import Testing
 
@@ -11,7 +11,7 @@ struct OutputFormatTests {
             let result = try await sandbox.run(["item", "get", "1", "--server", server.address])
             #expect(result.status == 0, "\(result)")
             let item = try result.jsonObject()
-            let expected = try await server.client.catalog.getItem(id: 1)
+            let expected = try await server.client.items.get(id: 1)
             #expect(item["id"] as? Int == 1)
             #expect(item["title"] as? String == expected.title)
             let price = try #require(item["price"] as? [String: Any])
@@ -41,7 +41,7 @@ struct OutputFormatTests {
         try await withTestServer(demo: true) { server in
             let sandbox = try CLISandbox()
             // Strings that YAML would read as other types unless quoted.
-            _ = try await server.client.catalog.createItem(
+            _ = try await server.client.items.create(
                 title: "yes", summary: "line one\nline two: \"quoted\" # not a comment", level: "null", duration: "2026-01-23T10:00:00Z",
                 price: Money(amount: "0990.5", currency: "EUR"))
             for arguments in [["item", "list", "--page-size", "500"], ["category", "stats"], ["filter", "get", "categories"]] {

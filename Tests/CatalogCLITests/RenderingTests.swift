@@ -1,5 +1,5 @@
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 import Testing
 
@@ -46,7 +46,7 @@ struct TerminalTests {
     func confirmation(answer: String) async throws {
         try await withTestServer { server in
             let books = try await server.client.categories.create(name: "Books")
-            for title in ["One", "Two", "Three"] { _ = try await server.client.catalog.createItem(title: title, categoryId: books.id) }
+            for title in ["One", "Two", "Three"] { _ = try await server.client.items.create(title: title, categoryId: books.id) }
             try await withTerminal(try CLISandbox()) { terminal in
                 try await terminal.run("catalog category delete Books --items unassign --server \(server.address)")
                 let question = try await terminal.waitFor { $0.contains("[y/N]") }

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Testing
 
 @Suite("Jittered exponential backoff")

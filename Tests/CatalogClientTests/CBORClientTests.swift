@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 import TestSupport
 import Testing
@@ -29,13 +29,13 @@ struct CBORClientTests {
             let json = try await CatalogClient.connect(port: port)
             let books = try await cbor.categories.create(name: "Livres", icon: "book")
             #expect(try await json.categories.get(id: books.id) == books)
-            let item = try await cbor.catalog.createItem(
+            let item = try await cbor.items.create(
                 title: "Swift", summary: "Un cours", price: Money(amount: "990.00", currency: "EUR"), categoryId: books.id)
-            #expect(try await cbor.catalog.getItem(id: item.id) == json.catalog.getItem(id: item.id))
-            #expect(try await cbor.catalog.listItems(categoryId: books.id) == json.catalog.listItems(categoryId: books.id))
+            #expect(try await cbor.items.get(id: item.id) == json.items.get(id: item.id))
+            #expect(try await cbor.items.list(categoryId: books.id) == json.items.list(categoryId: books.id))
             #expect(try await cbor.categories.stats() == json.categories.stats())
 
-            let missing = try await #require(throws: RPCError.self) { try await cbor.catalog.getItem(id: 987_654) }
+            let missing = try await #require(throws: RPCError.self) { try await cbor.items.get(id: 987_654) }
             #expect(missing.code == .notFound && missing.detail?.reason == "notFound")
 
             let start = try await cbor.filters.get("categories")

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Testing
 
 @Suite("client.categories against the real server")
@@ -35,11 +35,11 @@ struct CategoriesClientTests {
             #expect(try await client.categories.move(id: b.id, direction: .up).map(\.name).suffix(2) == ["B", "A"])
             #expect(try await client.categories.move(id: b.id, toPosition: 0).first?.id == b.id)
 
-            let item = try await client.catalog.createItem(title: "Thing", categoryId: a.id)
+            let item = try await client.items.create(title: "Thing", categoryId: a.id)
             let merged = try await client.categories.merge(sourceIds: [a.id], into: b.id)
             #expect(merged.deletedIds == [a.id])
             #expect(merged.movedItems == 1)
-            #expect(try await client.catalog.getItem(id: item.id).categoryId == b.id)
+            #expect(try await client.items.get(id: item.id).categoryId == b.id)
 
             let preview = try await client.categories.delete(id: b.id, items: .unassign, dryRun: true)
             #expect(preview.unassignedItems == 1)
@@ -57,13 +57,13 @@ struct CategoriesClientTests {
         try await withConnectedClient { client in
             let from = try await client.categories.create(name: "From")
             let to = try await client.categories.create(name: "To")
-            let one = try await client.catalog.createItem(title: "One")
-            let two = try await client.catalog.createItem(title: "Two")
+            let one = try await client.items.create(title: "One")
+            let two = try await client.items.create(title: "Two")
             #expect(try await client.categories.assignItems([one.id, two.id], to: from.id).updated == 2)
             #expect(try await client.categories.moveItems(from: from.id, to: to.id).moved == 2)
-            #expect(try await client.catalog.getItem(id: one.id).categoryId == to.id)
+            #expect(try await client.items.get(id: one.id).categoryId == to.id)
             #expect(try await client.categories.assignItems([one.id], to: nil).updated == 1)
-            #expect(try await client.catalog.getItem(id: one.id).categoryId == nil)
+            #expect(try await client.items.get(id: one.id).categoryId == nil)
         }
     }
 
@@ -71,8 +71,8 @@ struct CategoriesClientTests {
     func reports() async throws {
         try await withConnectedClient { client in
             let cars = try #require(try await client.categories.list().first { $0.name == "Cars" })
-            _ = try await client.catalog.createItem(title: "Car", categoryId: cars.id)
-            _ = try await client.catalog.createItem(title: "Loose")
+            _ = try await client.items.create(title: "Car", categoryId: cars.id)
+            _ = try await client.items.create(title: "Loose")
             let stats = try await client.categories.stats()
             #expect(stats.categoryCount == 4)
             #expect(stats.itemCount == 2)

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Testing
 
 @Suite("The client's default timeout bounds unary calls, not watches; a call can opt out")

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Testing
 
 // The error-handling idioms of the documentation, written exactly as documented, each in a
@@ -18,13 +18,13 @@ private func holderOfBooks(_ catalog: CatalogClient) async throws -> JSONValue? 
 }
 
 /// The same, as `CatalogClient` documents it.
-private func takenBy(_ catalog: CatalogClient) async throws -> Int {
-    var taken = 0
+private func takenBy(_ catalog: CatalogClient) async throws -> Int64 {
+    var taken: Int64 = 0
     do {
         _ = try await catalog.categories.create(name: "Books")
     } catch let error as RPCError where error.code == .alreadyExists && error.reason == "duplicateName" {
-        print("taken by category \(error.details["id"]?.intValue ?? 0)")
-        taken = error.details["id"]?.intValue ?? 0
+        print("taken by category \(error.details["id"]?.int64Value ?? 0)")
+        taken = error.details["id"]?.int64Value ?? 0
     }
     return taken
 }

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Testing
 
 @Suite("Errors carry the status code, message and the contract's reason, field and details")
@@ -10,7 +10,7 @@ struct ErrorTests {
             let error = try await #require(throws: RPCError.self) { try await client.categories.create(name: "  books ") }
             #expect(error.code == .alreadyExists)
             #expect(error.reason == "duplicateName")
-            #expect(error.details["id"]?.intValue == Int(books.id))
+            #expect(error.details["id"]?.int64Value == books.id)
             #expect(!error.message.isEmpty)
         }
     }
@@ -29,7 +29,7 @@ struct ErrorTests {
         try await withConnectedClient { client in
             let error = try await #require(throws: RPCError.self) { try await client.categories.get(id: 999) }
             #expect(error.code == .notFound)
-            #expect(error.details["id"]?.intValue == 999)
+            #expect(error.details["id"]?.int64Value == 999)
             let plain = RPCError(.internalError, "boom")
             #expect(plain.reason == nil && plain.field == nil && plain.details.isEmpty)
         }

@@ -1,13 +1,13 @@
-import CatalogClient
+import CatalogKit
 import ServerFrameworkNames
 import Testing
 
-// This file imports CatalogClient and no other module of the package: what it names comes from
-// CatalogClient's re-exports, or from ServerFrameworkNames, which declares names as server
-// frameworks do. Were CatalogClient to re-export a server type, such a name would be ambiguous
-// here and this file would not compile.
+// This file imports CatalogKit and no other module of the package: what it names comes from
+// CatalogKit's re-exports, or from ServerFrameworkNames, which declares names as server
+// frameworks and apps do. Were CatalogKit to re-export a server type, a descriptor or a request,
+// such a name would be ambiguous here and this file would not compile.
 
-@Suite("import CatalogClient: the messages and the client's types, no server types")
+@Suite("import CatalogKit: the messages and the client's types, no server types")
 struct ExportsTests {
     @Test("the types of the layers below that the client's API names are re-exported, and only these")
     func reexportedTypes() {
@@ -22,8 +22,26 @@ struct ExportsTests {
                 "RPCHTTP2.HTTP2ClientConfiguration",
             ])
         #expect(String(reflecting: (any ClientTransport).self) == "RPCCore.ClientTransport", "what `CatalogClient(transport:)` takes")
-        let messages: [Any.Type] = [Category.self, Item.self, FilterState.self, FilterEvent.self, ListItemsResponse.self]
+        let messages: [Any.Type] = [CatalogKit.Category.self, CatalogKit.Item.self, FilterState.self, FilterEvent.self, ListItemsResponse.self]
         #expect(messages.allSatisfy { String(reflecting: $0).hasPrefix("CatalogAPI.") })
+    }
+
+    @Test("where another module declares Category and Item, the module's name picks each")
+    func appNamesBesideMessages() {
+        let theirs = ServerFrameworkNames.Category(title: "Shelf")
+        let ours: CatalogKit.Category? = nil
+        let item: CatalogKit.Item? = nil
+        #expect(String(reflecting: type(of: theirs)) == "ServerFrameworkNames.Category")
+        #expect(String(reflecting: type(of: ours)) == "Swift.Optional<CatalogAPI.Category>")
+        #expect(String(reflecting: type(of: item)) == "Swift.Optional<CatalogAPI.Item>")
+        #expect(String(reflecting: type(of: ServerFrameworkNames.Item(title: "Lamp"))) == "ServerFrameworkNames.Item")
+    }
+
+    @Test("descriptors, requests and schema types are not re-exported: these names are the app's")
+    func plumbingStaysOut() {
+        #expect(String(reflecting: type(of: JSONSchema())) == "ServerFrameworkNames.JSONSchema")
+        #expect(String(reflecting: type(of: ListItemsRequest())) == "ServerFrameworkNames.ListItemsRequest")
+        #expect(String(reflecting: type(of: CategoriesService())) == "ServerFrameworkNames.CategoriesService")
     }
 
     @Test("a server framework's Router, ServerContext, MethodDescriptor and Empty are its own, unqualified")

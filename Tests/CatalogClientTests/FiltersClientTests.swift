@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Testing
 
 @Suite("client.filters against the real Filters service")

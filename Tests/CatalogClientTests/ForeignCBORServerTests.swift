@@ -1,4 +1,5 @@
-import CatalogClient
+import CatalogAPI
+import CatalogKit
 import Foundation
 import RPCHTTP2
 import Testing
@@ -25,7 +26,7 @@ struct ForeignCBORServerTests {
             let client = try await CatalogClient.connect(port: port, configuration: Self.cbor)
 
             // The server's item also carries `popularity`, a key the contract does not know.
-            let item = try await client.catalog.getItem(id: 17)
+            let item = try await client.items.get(id: 17)
             #expect(item.id == 17)
             #expect(item.title == "Prompt Engineering")
             #expect(item.summary == "Écrire des consignes claires")
@@ -41,7 +42,7 @@ struct ForeignCBORServerTests {
             #expect(categories == (try Self.categories()))
             #expect(categories.count == 3 && categories[1].icon == nil)
 
-            let missing = try await #require(throws: RPCError.self) { try await client.catalog.getItem(id: 404) }
+            let missing = try await #require(throws: RPCError.self) { try await client.items.get(id: 404) }
             #expect(missing.code == .notFound)
             #expect(missing.message == "élément 404 introuvable")
             #expect(missing.reason == "notFound" && missing.details["id"] == 404, "\(missing)")

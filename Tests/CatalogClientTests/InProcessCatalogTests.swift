@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogClient
+import CatalogKit
 import CatalogTesting
 import RPCCore
 import Testing
@@ -12,17 +12,17 @@ struct InProcessCatalogTests {
     func calls() async throws {
         let catalog = try await InProcessCatalog.start(seedDemo: true)
         let client = catalog.client
-        let page = try await client.catalog.listItems(pageSize: 5)
+        let page = try await client.items.list(pageSize: 5)
         #expect(page.items.count == 5 && page.totalCount == 50)
         let design = try #require(try await client.categories.list().first { $0.name == "Design" })
-        #expect(try await client.catalog.listItems(categoryId: design.id).items.allSatisfy { $0.categoryId == design.id })
+        #expect(try await client.items.list(categoryId: design.id).items.allSatisfy { $0.categoryId == design.id })
 
         let duplicate = try await #require(throws: RPCError.self) { try await client.categories.create(name: "design") }
         #expect(duplicate.code == .alreadyExists && duplicate.reason == "duplicateName")
-        #expect(duplicate.details["id"]?.intValue == Int(design.id))
+        #expect(duplicate.details["id"]?.int64Value == design.id)
         let empty = try await #require(throws: RPCError.self) { try await client.categories.create(name: " ") }
         #expect(empty.code == .invalidArgument && empty.field == "name")
-        let missing = try await #require(throws: RPCError.self) { try await client.catalog.getItem(id: 9999) }
+        let missing = try await #require(throws: RPCError.self) { try await client.items.get(id: 9999) }
         #expect(missing.code == .notFound)
         await catalog.close()
     }

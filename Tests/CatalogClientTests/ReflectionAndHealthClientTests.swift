@@ -1,4 +1,5 @@
-import CatalogClient
+import CatalogAPI
+import CatalogKit
 import Testing
 
 @Suite("client.reflection and client.health against the real server")

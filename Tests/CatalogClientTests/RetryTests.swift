@@ -1,4 +1,5 @@
-import CatalogClient
+import CatalogAPI
+import CatalogKit
 import Testing
 
 @Suite("Reads are retried on UNAVAILABLE, writes never")
@@ -50,7 +51,7 @@ struct RetryTests {
             let client = try await CatalogClient.connect(port: port, configuration: Self.fastRetries)
             let error = try await #require(throws: RPCError.self) { try await client.categories.get(id: 7) }
             #expect(error.code == .notFound)
-            #expect(error.details["id"]?.intValue == 7)
+            #expect(error.details["id"]?.int64Value == 7)
             #expect(probe.calls(CategoriesService.get) == 1)
             await client.close()
         }

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import CatalogTesting
 import Synchronization
 import Testing

@@ -348,9 +348,9 @@ enum SchemaChecker {
                 problems.append("\(path): bad pattern \(pattern)")
             }
         }
-        if case .number(let number) = value {
-            if case .number(let minimum)? = rules["minimum"], number < minimum { problems.append("\(path): below \(minimum)") }
-            if case .number(let maximum)? = rules["maximum"], number > maximum { problems.append("\(path): above \(maximum)") }
+        if let number = value.doubleValue {
+            if let minimum = rules["minimum"]?.doubleValue, number < minimum { problems.append("\(path): below \(minimum)") }
+            if let maximum = rules["maximum"]?.doubleValue, number > maximum { problems.append("\(path): above \(maximum)") }
         }
         if case .object(let fields) = value {
             if case .array(let required)? = rules["required"] {
@@ -378,7 +378,8 @@ enum SchemaChecker {
 
     static func matches(_ value: JSONValue, type: String) -> Bool {
         switch (type, value) {
-        case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null), ("number", .number):
+        case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null), ("number", .number),
+            ("number", .integer), ("integer", .integer):
             true
         case ("integer", .number(let number)):
             number.rounded() == number

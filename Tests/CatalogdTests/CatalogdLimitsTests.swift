@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import CatalogdTestSupport
 import RPCCore
 import Testing

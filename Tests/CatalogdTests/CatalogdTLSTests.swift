@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogClient
+import CatalogKit
 import CatalogdTestSupport
 import ChildProcess
 import Foundation

@@ -1,6 +1,13 @@
-import CatalogClient
+import CatalogKit
 
 // docs/client.md
+
+/// "Names": an app's short name for the catalog's `Category`.
+typealias CatalogCategory = CatalogKit.Category
+
+func chipTitles(_ categories: [CatalogCategory]) -> [String] {
+    categories.map { "\($0.name) (\($0.itemCount))" }
+}
 
 /// "Connecting".
 func clientGuideConnecting() async throws {
@@ -12,9 +19,9 @@ func clientGuideConnecting() async throws {
 /// The services.
 func clientGuideServices(catalog: CatalogClient) async throws {
     let books = try await catalog.categories.create(name: "Books", icon: "book")
-    let page = try await catalog.catalog.listItems(categoryId: books.id, sort: .price, pageSize: 20)
+    let page = try await catalog.items.list(categoryId: books.id, sort: .price, pageSize: 20)
     if let first = page.items.first {
-        _ = try await catalog.catalog.updateItem(id: first.id, summary: .clear)   // .unchanged, .clear or .set(x)
+        _ = try await catalog.items.update(id: first.id, summary: .clear)   // .unchanged, .clear or .set(x)
     }
     let order = try await catalog.categories.move(id: books.id, direction: .up)
     let report = try await catalog.categories.delete(id: books.id, items: .unassign, dryRun: true)
@@ -35,7 +42,7 @@ func clientGuideConfiguration() async throws {
 
 /// "Per-call options".
 func clientGuideCallOptions(catalog: CatalogClient, otherToken: String) async throws {
-    let item = try await catalog.catalog.getItem(id: 42, options: .timeout(.seconds(2)))
+    let item = try await catalog.items.get(id: 42, options: .timeout(.seconds(2)))
 
     var options = CallOptions(timeout: .seconds(2), compression: .gzip)
     options.bearerToken = otherToken                       // authorization: Bearer …
@@ -49,7 +56,7 @@ func clientGuideErrors(catalog: CatalogClient) async throws {
     do {
         _ = try await catalog.categories.create(name: "Books")
     } catch let error as RPCError where error.reason == "duplicateName" {
-        print("taken by category \(error.details["id"]?.intValue ?? 0)")
+        print("taken by category \(error.details["id"]?.int64Value ?? 0)")
     }
 }
 

@@ -2,7 +2,7 @@ import CatalogAPI
 import RPCCore
 import RPCHTTP2
 
-// docs/client.md, "Lower level": the layers below the client, without `import CatalogClient`.
+// docs/client.md, "Lower level": the layers below the client, without `import CatalogKit`.
 
 func clientGuideLowerLevel() async throws {
     let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: 50051)

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 // What the examples leave to the reader: tokens, and a place to show a filter's state.
 

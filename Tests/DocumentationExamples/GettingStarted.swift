@@ -1,11 +1,11 @@
-import CatalogClient
+import CatalogKit
 
-// Clients/CatalogClient/CatalogClient.docc: the landing page and the getting-started article,
+// Clients/CatalogKit/CatalogKit.docc: the landing page and the getting-started article,
 // one function per article, in the order of its examples.
 
 func landingPage() async throws {
     let catalog = try await CatalogClient.connect(host: "127.0.0.1", port: 50051, bearerToken: token)
-    let page = try await catalog.catalog.listItems(query: "swift", sort: .price, pageSize: 20)
+    let page = try await catalog.items.list(query: "swift", sort: .price, pageSize: 20)
     for item in page.items { print(item.id, item.title) }
     await catalog.close()
 }
@@ -16,18 +16,18 @@ func gettingStarted() async throws {
     _ = status
 
     let books = try await catalog.categories.create(name: "Books", icon: "book")
-    let item = try await catalog.catalog.createItem(title: "The Swift Programming Language", categoryId: books.id)
-    _ = try await catalog.catalog.updateItem(id: item.id, summary: .set("The language guide"))
-    let page = try await catalog.catalog.listItems(categoryId: books.id, sort: .price, pageSize: 20)
+    let item = try await catalog.items.create(title: "The Swift Programming Language", categoryId: books.id)
+    _ = try await catalog.items.update(id: item.id, summary: .set("The language guide"))
+    let page = try await catalog.items.list(categoryId: books.id, sort: .price, pageSize: 20)
     for listed in page.items { print(listed.id, listed.title) }
 
-    let first = try await catalog.catalog.getItem(id: 42, options: .timeout(.seconds(2)))
+    let first = try await catalog.items.get(id: 42, options: .timeout(.seconds(2)))
     _ = first
 
     do {
         _ = try await catalog.categories.create(name: "Books")
     } catch let error as RPCError where error.reason == "duplicateName" {
-        print("taken by category \(error.details["id"]?.intValue ?? 0)")
+        print("taken by category \(error.details["id"]?.int64Value ?? 0)")
     } catch let error as RPCError where error.code == .unavailable {
         print("catalogd is out of reach: \(error.message)")
     }

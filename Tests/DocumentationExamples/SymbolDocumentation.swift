@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 
 // The examples in the `///` comments of CatalogClient, one function per symbol.
@@ -6,7 +6,7 @@ import Foundation
 func catalogClientClass() async throws {
     let catalog = try await CatalogClient.connect(host: "127.0.0.1", port: 50051, bearerToken: token)
     let books = try await catalog.categories.create(name: "Books", icon: "book")
-    let page = try await catalog.catalog.listItems(categoryId: books.id, options: .timeout(.seconds(2)))
+    let page = try await catalog.items.list(categoryId: books.id, options: .timeout(.seconds(2)))
     await catalog.close()
     _ = page
 }
@@ -15,7 +15,7 @@ func catalogClientErrors(catalog: CatalogClient) async throws {
     do {
         _ = try await catalog.categories.create(name: "Books")
     } catch let error as RPCError where error.code == .alreadyExists && error.reason == "duplicateName" {
-        print("taken by category \(error.details["id"]?.intValue ?? 0)")
+        print("taken by category \(error.details["id"]?.int64Value ?? 0)")
     }
 }
 
@@ -57,7 +57,7 @@ func retryPolicy() {
 func callOptionsBearerToken(catalog: CatalogClient) async throws {
     var options = CallOptions(timeout: .seconds(2))
     options.bearerToken = ProcessInfo.processInfo.environment["CATALOG_TOKEN"]
-    let item = try await catalog.catalog.getItem(id: 42, options: options)
+    let item = try await catalog.items.get(id: 42, options: options)
     _ = item
 }
 
@@ -70,14 +70,14 @@ func rpcErrorReason(catalog: CatalogClient) async throws {
     do {
         _ = try await catalog.categories.create(name: "Books")
     } catch let error as RPCError where error.reason == "duplicateName" {
-        print("taken by category \(error.details["id"]?.intValue ?? 0)")
+        print("taken by category \(error.details["id"]?.int64Value ?? 0)")
     }
 }
 
 func itemsClient(catalog: CatalogClient) async throws {
-    let page = try await catalog.catalog.listItems(query: "swift", sort: .price, pageSize: 20)
-    let item = try await catalog.catalog.createItem(title: "Prompt Engineering", categoryId: 3)
-    _ = try await catalog.catalog.updateItem(id: item.id, summary: .clear)
+    let page = try await catalog.items.list(query: "swift", sort: .price, pageSize: 20)
+    let item = try await catalog.items.create(title: "Prompt Engineering", categoryId: 3)
+    _ = try await catalog.items.update(id: item.id, summary: .clear)
     _ = page
 }
 

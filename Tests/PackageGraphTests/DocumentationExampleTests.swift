@@ -23,7 +23,7 @@ struct DocumentationExampleTests {
             .map { try ExampleSource(text: String(contentsOf: $0, encoding: .utf8)) }
         let manifest = try ExampleSource(text: String(contentsOf: Self.manifest, encoding: .utf8))
         let blocks = try Self.documentedBlocks()
-        for folder in ["README.md", "docs/", "Clients/CatalogClient/CatalogClient.docc/"] {
+        for folder in ["README.md", "docs/", "Clients/CatalogKit/CatalogKit.docc/"] {
             #expect(blocks.contains { $0.file.hasPrefix(folder) }, "no ```swift block found in \(folder): the scan looked in the wrong place")
         }
         #expect(blocks.contains { $0.file.hasSuffix(".swift") }, "no ```swift block found in a `///` comment: the scan looked in the wrong place")
@@ -43,7 +43,7 @@ struct DocumentationExampleTests {
         let data = try PackageGraph.dumpPackage(at: Self.manifest.deletingLastPathComponent())
         let used = try PackageGraph(manifestJSON: data).directDependencies(of: "MyApp")
         let products = try #require(TargetBoundaryTests.graph).products
-        #expect(used.contains("CatalogClient"))
+        #expect(used.contains("CatalogKit"))
         #expect(used.isSubset(of: products), "\(used.subtracting(products).sorted()) are no products of this package")
     }
 
@@ -69,8 +69,8 @@ struct DocumentationExampleTests {
     /// comments of the client library.
     static func documentedBlocks() throws -> [CodeBlock] {
         var blocks = try markdownBlocks(language: "swift")
-            + markdownBlocks(in: try files(under: root.appendingPathComponent("Clients/CatalogClient/CatalogClient.docc"), withExtension: "md"), language: "swift")
-        for file in try files(under: root.appendingPathComponent("Clients/CatalogClient"), withExtension: "swift") {
+            + markdownBlocks(in: try files(under: root.appendingPathComponent("Clients/CatalogKit/CatalogKit.docc"), withExtension: "md"), language: "swift")
+        for file in try files(under: root.appendingPathComponent("Clients/CatalogKit"), withExtension: "swift") {
             blocks += CodeBlock.inDocumentationComments(try String(contentsOf: file, encoding: .utf8), file: relative(file))
         }
         return blocks

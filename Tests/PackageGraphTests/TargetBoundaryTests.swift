@@ -47,7 +47,7 @@ struct TargetBoundaryTests {
     @Test("the client library carries no server part")
     func client() throws {
         let graph = try #require(Self.graph)
-        for target in ["CatalogClient", "CatalogCLI", "catalog"] {
+        for target in ["CatalogKit", "CatalogCLI", "catalog"] {
             let reached = graph.reachable(from: target)
             for forbidden in ["CatalogServices", "CatalogStore", "CatalogStoreSQLite", "CatalogServer", "GRDB"] {
                 #expect(!reached.contains(forbidden), "\(target) reaches \(forbidden)")

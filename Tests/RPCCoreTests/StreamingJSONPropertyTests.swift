@@ -36,7 +36,7 @@ struct StreamingJSONPropertyTests {
 
         init(_ value: JSONValue) {
             switch value {
-            case .null, .bool, .number: break
+            case .null, .bool, .integer, .number: break
             case .string(let string): count(string)
             case .array(let elements): add(elements.map(Features.init))
             case .object(let members):

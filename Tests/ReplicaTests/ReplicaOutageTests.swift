@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogClient
+import CatalogKit
 import Foundation
 import TestSupport
 import Testing
@@ -33,7 +33,7 @@ struct ReplicaOutageTests {
         try await withReplicas(2) { replicas in
             let client = try await replicas.client(0, configuration: Self.noRetries)
             let watcherClient = try await replicas.client(1)
-            let item = try await client.catalog.createItem(title: "Kept")
+            let item = try await client.items.create(title: "Kept")
             let start = try await client.filters.define("shared", title: "Shared", options: Self.options)
             let recorder = WatchRecorder(
                 "watcher on replica 1", watcherClient.filters.watch("shared", sinceRevision: start.revision, delivery: .everyChange))
@@ -42,7 +42,7 @@ struct ReplicaOutageTests {
 
             try replicas.cluster.stopServer()
             let timeout = CallOptions(timeout: .seconds(20))
-            #expect(await Self.status { _ = try await client.catalog.getItem(id: item.id, options: timeout) } == .unavailable)
+            #expect(await Self.status { _ = try await client.items.get(id: item.id, options: timeout) } == .unavailable)
             #expect(await Self.status { _ = try await client.categories.list(options: timeout) } == .unavailable)
             #expect(await Self.status { _ = try await client.categories.create(name: "Lost", options: timeout) } == .unavailable)
             #expect(await Self.status { _ = try await client.filters.select("shared", optionId: 2, options: timeout) } == .unavailable)
@@ -51,7 +51,7 @@ struct ReplicaOutageTests {
             let after = try await eventually("the replica to serve again") { () async throws -> FilterState? in
                 try? await client.filters.select("shared", optionId: 3)
             }
-            #expect(try await client.catalog.getItem(id: item.id) == item)
+            #expect(try await client.items.get(id: item.id) == item)
             #expect(try await client.categories.list().contains { $0.name == "Lost" } == false)
             try await recorder.waitForRevision(after.revision)
             #expect(recorder.gapFreeBreak(after: start.revision) == nil)

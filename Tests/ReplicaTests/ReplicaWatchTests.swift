@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogClient
+import CatalogKit
 import Foundation
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogClient
+import CatalogKit
 import Synchronization
 import TestSupport
 import Testing
@@ -34,7 +34,7 @@ struct ReplicaWriteTests {
                 case 2, 3:
                     let own = acknowledged.categories.keys.sorted()
                     let category = own.isEmpty ? nil : own[Int(random.next() % UInt64(own.count))]
-                    let item = try await client.catalog.createItem(title: "r\(replica) item \(step)", categoryId: category)
+                    let item = try await client.items.create(title: "r\(replica) item \(step)", categoryId: category)
                     acknowledged.items.insert(item.id)
                 case 4:
                     let own = acknowledged.categories.keys.sorted()

@@ -80,7 +80,7 @@ package final class FilterChangeRecorder: Sendable {
 extension CatalogError {
     /// `details.id` as an integer, when present.
     package var detailID: Int64? {
-        if case .number(let value)? = rpcError.detail?.details?["id"] { return Int64(value) }
+        if let id = rpcError.detail?.details?["id"]?.int64Value { return id }
         return nil
     }
 }

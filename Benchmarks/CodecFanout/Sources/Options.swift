@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// The command line: `codec-fanout --codec json|cbor [--host 127.0.0.1] [--port 50051]
 /// [--subscribers 1000] [--connections 10] [--changes 200] [--filter bench] [--timeout-s 120]

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Synchronization
 
 /// A change event as it reached a subscriber.

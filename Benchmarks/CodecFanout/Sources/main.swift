@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 
 // Filters/Watch fan-out through CatalogClient, in the codec given by --codec: defines filter

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import CatalogTesting
 import Foundation
 
@@ -21,7 +21,7 @@ func time(_ client: CatalogClient) async throws -> Double {
     let clock = ContinuousClock()
     let start = clock.now
     for _ in 0..<calls {
-        let item = try await client.catalog.getItem(id: 42)
+        let item = try await client.items.get(id: 42)
         precondition(item.id == 42)
     }
     let elapsed = start.duration(to: clock.now)

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 
 /// Which server to call, with which token and which TLS settings, from the flags, the

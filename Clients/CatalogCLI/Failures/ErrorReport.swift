@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// The text `catalog` writes to standard error for a failed call: the gRPC status and the
 /// server's message, then the contract's `reason`, `field` and `details`, when present. What

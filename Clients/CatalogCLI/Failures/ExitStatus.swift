@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// The exit status of `catalog`, as its `--help` documents them.
 ///

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// `category import` of many categories in requests of at most `batchSize`, so that a large
 /// file fits the server's message limit and shows progress.

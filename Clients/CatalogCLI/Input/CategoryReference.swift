@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 
 /// A category as the command line names it: by id (`3`) or by name (`"IA Générative"`,

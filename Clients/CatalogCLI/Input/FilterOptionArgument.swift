@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// A filter option given to `filter define --option` as `ID:TITLE` or `ID:TITLE:ICON`.
 package enum FilterOptionArgument {

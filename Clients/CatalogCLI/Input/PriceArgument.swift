@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// A price given on the command line as `AMOUNT CURRENCY` (`"990.00 EUR"`, or `"EUR 990"`).
 ///

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 extension JSONDocument {
     /// The document of a `JSONValue` (an unordered dictionary), with keys sorted so that the
@@ -7,6 +7,7 @@ extension JSONDocument {
         switch value {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
+        case .integer(let value): self = .number(String(value))
         case .number(let value):
             self = value == value.rounded() && abs(value) < 1e15 ? .number(String(Int64(value))) : .number("\(value)")
         case .string(let value): self = .string(value)

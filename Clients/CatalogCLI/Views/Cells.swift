@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 
 /// Table cells for the values that several views show the same way.

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 extension CommandOutput {
     /// One line per method of the contract: its path, streaming kind and least role.

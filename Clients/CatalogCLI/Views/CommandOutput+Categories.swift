@@ -1,4 +1,5 @@
-import CatalogClient
+import CatalogAPI
+import CatalogKit
 import Foundation
 
 extension CommandOutput {

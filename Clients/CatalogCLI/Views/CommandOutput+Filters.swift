@@ -1,4 +1,5 @@
-import CatalogClient
+import CatalogAPI
+import CatalogKit
 
 extension CommandOutput {
     /// Every filter: `{filters}`; one per ndjson line; a table.

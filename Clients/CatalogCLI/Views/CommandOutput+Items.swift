@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 extension CommandOutput {
     /// A page of items (or every page): `{items, nextPageToken?, totalCount}`; one item per

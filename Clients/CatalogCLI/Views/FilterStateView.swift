@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// A filter's state for people: a heading, then one line per option with the selected one
 /// marked, as `filter get` prints it and `filter watch` redraws it.

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 /// The fields of a message from its JSON Schema, one per line, nested fields indented:
 ///

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Synchronization
 
 /// `filter watch` for programs: each event as one compact JSON object per line (`-o json`

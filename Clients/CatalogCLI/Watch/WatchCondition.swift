@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import Foundation
 
 /// A state that `filter watch --until` waits for: `selected=3` (an option id),

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog api describe SERVICE/METHOD | SERVICE`.
 struct APIDescribeCommand: AsyncParsableCommand {

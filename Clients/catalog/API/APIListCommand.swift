@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog api list [SERVICE]`.
 struct APIListCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category assign ITEM… --to CATEGORY | --unassign`.
 struct CategoryAssignCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category delete CATEGORY`: a dry run first, then a question on a terminal.
 struct CategoryDeleteCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 import Foundation
 
 /// `catalog category export [--file PATH]`.

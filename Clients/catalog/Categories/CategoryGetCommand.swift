@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category get CATEGORY`.
 struct CategoryGetCommand: AsyncParsableCommand {

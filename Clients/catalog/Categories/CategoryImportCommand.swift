@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category import FILE [--mode merge|replace]`: a progress bar on a terminal.
 struct CategoryImportCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category merge SOURCE… --into TARGET`: a dry run first, then a question on a terminal.
 struct CategoryMergeCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category move CATEGORY --up|--down|--to POSITION`: prints the new order.
 struct CategoryMoveCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category move-items --from CATEGORY --to CATEGORY`.
 struct CategoryMoveItemsCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category stats`.
 struct CategoryStatsCommand: AsyncParsableCommand {

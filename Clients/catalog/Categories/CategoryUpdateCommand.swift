@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog category update CATEGORY [--name] [--color] [--icon] [--default|--no-default]`.
 struct CategoryUpdateCommand: AsyncParsableCommand {

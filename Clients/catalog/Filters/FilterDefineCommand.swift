@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog filter define FILTER --title T (--option ID:TITLE[:ICON]… | --source categories)`.
 struct FilterDefineCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog filter get FILTER`.
 struct FilterGetCommand: AsyncParsableCommand {

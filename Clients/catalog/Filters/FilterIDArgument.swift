@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// The filter id argument of the filter commands, completed from the server.
 struct FilterIDArgument: ParsableArguments {

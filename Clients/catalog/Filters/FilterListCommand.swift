@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog filter list`.
 struct FilterListCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog filter select FILTER (OPTION | --all) [--toggle]`.
 struct FilterSelectCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog filter watch FILTER [--until KEY=VALUE…] [--timeout SECONDS]`.
 struct FilterWatchCommand: AsyncParsableCommand {

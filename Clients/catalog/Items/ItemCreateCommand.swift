@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog item create TITLE [fields]`.
 struct ItemCreateCommand: AsyncParsableCommand {
@@ -19,7 +19,7 @@ struct ItemCreateCommand: AsyncParsableCommand {
         let price = try fields.money()
         try await session.withClient { client in
             let categoryId = try await session.categoryID(fields.category, client)
-            let item = try await client.catalog.createItem(
+            let item = try await client.items.create(
                 title: title, summary: fields.summary, level: fields.level, duration: fields.duration, price: price,
                 imageURL: fields.imageURL, categoryId: categoryId, options: session.callOptions)
             session.printer.print(try .item(item, categoryNames: try await session.categoryNames(client)))

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 import RPCCore
 
 /// `catalog item delete ID`: asks first on a terminal.
@@ -34,11 +34,11 @@ struct ItemDeleteCommand: AsyncParsableCommand {
             let categoryNames = try await session.categoryNames(client)
             let go = try await session.goAhead(
                 confirmation: confirmation, assumeYes: yes,
-                preview: { try await client.catalog.getItem(id: id, options: session.callOptions) },
+                preview: { try await client.items.get(id: id, options: session.callOptions) },
                 dryRunOutput: { try .item($0, categoryNames: categoryNames) },
                 question: { "Delete item \(id) '\($0.title)'?" })
             guard case .ahead(let item) = go else { return }
-            try await client.catalog.deleteItem(id: id, options: session.callOptions)
+            try await client.items.delete(id: id, options: session.callOptions)
             session.printer.print(try .sentence("Deleted item \(id)\(item.map { " '\($0.title)'" } ?? "").", message: Empty()))
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// The optional fields of an item, as `item create` and `item update` take them.
 struct ItemFields: ParsableArguments {

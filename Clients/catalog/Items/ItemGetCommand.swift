@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog item get ID`.
 struct ItemGetCommand: AsyncParsableCommand {
@@ -15,7 +15,7 @@ struct ItemGetCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try Session(connection: connection, output: output)
         try await session.withClient { client in
-            let item = try await client.catalog.getItem(id: id, options: session.callOptions)
+            let item = try await client.items.get(id: id, options: session.callOptions)
             session.printer.print(try .item(item, categoryNames: try await session.categoryNames(client)))
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog item list`: one page of items, or every page with `--all`.
 struct ItemListCommand: AsyncParsableCommand {
@@ -55,7 +55,7 @@ struct ItemListCommand: AsyncParsableCommand {
     }
 
     private func listPage(_ client: CatalogClient, _ session: Session, categoryId: Int64?, token: String?) async throws -> ListItemsResponse {
-        try await client.catalog.listItems(
+        try await client.items.list(
             categoryId: categoryId, query: query, level: level, sort: sort,
             descending: descending ? true : nil, pageSize: pageSize, pageToken: token, options: session.callOptions)
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `catalog item update ID [fields] [--clear field…]`.
 struct ItemUpdateCommand: AsyncParsableCommand {
@@ -46,7 +46,7 @@ struct ItemUpdateCommand: AsyncParsableCommand {
         let price = try fields.money()
         try await session.withClient { client in
             let categoryId = try await session.categoryID(fields.category, client)
-            let item = try await client.catalog.updateItem(
+            let item = try await client.items.update(
                 id: id, title: title, summary: update(.summary, fields.summary), level: update(.level, fields.level),
                 duration: update(.duration, fields.duration), price: update(.price, price),
                 imageURL: update(.imageURL, fields.imageURL), categoryId: update(.category, categoryId),

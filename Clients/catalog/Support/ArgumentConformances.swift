@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 // The contract's string enums as option values; their cases are also their completions.
 extension OutputFormat: ExpressibleByArgument {}

@@ -1,5 +1,5 @@
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 import Foundation
 
 /// Shell completions that come from the config file or the server: context names, category

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 /// `--server`, `--context`, the TLS flags, `--codec` and `--max-time`: where calls go, how,
 /// and how long each may take.

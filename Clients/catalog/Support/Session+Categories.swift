@@ -1,5 +1,5 @@
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 
 extension Session {
     /// The id of the category that `reference` (an id or a name) names; an id costs no call.

@@ -1,5 +1,5 @@
 import CatalogCLI
-import CatalogClient
+import CatalogKit
 import Foundation
 
 /// One run of a command: the console, the server and token it resolved, the options of

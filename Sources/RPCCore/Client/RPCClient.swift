@@ -7,11 +7,19 @@
 public struct RPCClient: Sendable {
     /// The transport calls go through.
     public let transport: any ClientTransport
+    /// What runs around each call, the first outermost (see ``ClientInterceptor``).
+    public let interceptors: [any ClientInterceptor]
     private let codec: any MessageCodec
 
-    /// A client whose calls go through `transport`, encoded as its content type says.
-    public init(transport: any ClientTransport) {
+    /// A client whose calls go through `interceptors`, then `transport`, encoded as the
+    /// transport's content type says.
+    ///
+    /// - Parameters:
+    ///   - transport: Where the calls go.
+    ///   - interceptors: What runs around each call, the first outermost.
+    public init(transport: any ClientTransport, interceptors: [any ClientInterceptor] = []) {
         self.transport = transport
+        self.interceptors = interceptors
         codec = ContentType(headerValue: transport.contentType)?.codec ?? JSONCodec.shared
     }
 
@@ -29,6 +37,18 @@ public struct RPCClient: Sendable {
         _ method: UnaryMethod<Request, Response>,
         _ request: Request,
         options: CallOptions = .defaults
+    ) async throws(RPCError) -> UnaryResponse<Response> {
+        if interceptors.isEmpty { return try await send(method, request, options: options) }
+        return try await interceptors.run(ClientCallContext(method: method.descriptor, options: options)) {
+            (call) async throws(RPCError) in try await send(method, request, options: call.options)
+        }
+    }
+
+    /// Makes a unary call on the transport.
+    private func send<Request, Response>(
+        _ method: UnaryMethod<Request, Response>,
+        _ request: Request,
+        options: CallOptions
     ) async throws(RPCError) -> UnaryResponse<Response> {
         let call = try await transport.openCall(method.descriptor, options: options)
         return try await Self.cancellingOnTaskCancel(call) { () async throws(RPCError) in
@@ -54,6 +74,18 @@ public struct RPCClient: Sendable {
         _ method: ServerStreamingMethod<Request, Response>,
         _ request: Request,
         options: CallOptions = .defaults
+    ) async throws(RPCError) -> ResponseStream<Response> {
+        if interceptors.isEmpty { return try await open(method, request, options: options) }
+        return try await interceptors.run(ClientCallContext(method: method.descriptor, options: options)) {
+            (call) async throws(RPCError) in try await open(method, request, options: call.options)
+        }
+    }
+
+    /// Opens a server-streaming call on the transport and sends its request.
+    private func open<Request, Response>(
+        _ method: ServerStreamingMethod<Request, Response>,
+        _ request: Request,
+        options: CallOptions
     ) async throws(RPCError) -> ResponseStream<Response> {
         let call = try await transport.openCall(method.descriptor, options: options)
         do {
@@ -107,4 +139,16 @@ public struct UnaryResponse<Message: Sendable>: Sendable {
     public var initialMetadata: Metadata
     /// The trailers' custom metadata.
     public var trailingMetadata: Metadata
+
+    /// A response of `message` with the metadata that came with it.
+    ///
+    /// - Parameters:
+    ///   - message: The response message.
+    ///   - initialMetadata: The response headers' custom metadata.
+    ///   - trailingMetadata: The trailers' custom metadata.
+    public init(message: Message, initialMetadata: Metadata = [:], trailingMetadata: Metadata = [:]) {
+        self.message = message
+        self.initialMetadata = initialMetadata
+        self.trailingMetadata = trailingMetadata
+    }
 }

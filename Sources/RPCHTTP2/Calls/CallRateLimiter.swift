@@ -17,7 +17,7 @@ struct CallRateLimiter {
                 + "\(limit.burst) at once",
             detail: ErrorDetail(
                 reason: "callRateExceeded",
-                details: ["perSecond": .number(Double(limit.perSecond)), "burst": .number(Double(limit.burst))]))
+                details: ["perSecond": .integer(Int64(limit.perSecond)), "burst": .integer(Int64(limit.burst))]))
     }
 
     /// Whether a call opened now may run; each one that may takes a token.

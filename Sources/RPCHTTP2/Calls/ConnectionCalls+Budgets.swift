@@ -26,7 +26,7 @@ extension ConnectionCalls {
         return ResponseTrailers(
             code: .resourceExhausted,
             message: "the \(scope) holds more bytes of unfinished calls than its budget of \(limit)",
-            detail: ErrorDetail(reason: "bufferBudgetExceeded", details: ["scope": .string(scope), "limit": .number(Double(limit))]))
+            detail: ErrorDetail(reason: "bufferBudgetExceeded", details: ["scope": .string(scope), "limit": .integer(Int64(limit))]))
     }
 
     /// While the connection holds more than its budgets allow, ends its largest calls. (Called

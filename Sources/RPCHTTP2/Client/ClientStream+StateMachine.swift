@@ -103,7 +103,7 @@ extension ClientStream {
             default:
                 RPCError(
                     .internalError, "the stream closed without a status (HTTP/2 error \(errorCode))",
-                    detail: ErrorDetail(reason: ErrorDetail.streamResetReason, details: ["http2ErrorCode": .number(Double(errorCode))]))
+                    detail: ErrorDetail(reason: ErrorDetail.streamResetReason, details: ["http2ErrorCode": .integer(Int64(errorCode))]))
             }
         }
 

@@ -35,6 +35,6 @@ struct ConnectionRefusal: Hashable, Sendable {
     var trailers: ResponseTrailers {
         ResponseTrailers(
             code: .resourceExhausted, message: message,
-            detail: ErrorDetail(reason: "tooManyConnections", details: ["limit": .number(Double(maximum))]))
+            detail: ErrorDetail(reason: "tooManyConnections", details: ["limit": .integer(Int64(maximum))]))
     }
 }

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 import CatalogTestSupport
 import RPCHTTP2
 import TestCertificates

@@ -1,4 +1,4 @@
-import CatalogClient
+import CatalogKit
 
 extension CatalogClient.Configuration {
     /// Short backoffs, and enough read attempts to outlast the longest reconnect backoff: for

@@ -11,6 +11,6 @@ let package = Package(
         // Package.swift
         .testTarget(name: "MyAppTests", dependencies: ["MyApp", .product(name: "CatalogTesting", package: "catalog")]),
         // Package.swift
-        .target(name: "MyApp", dependencies: [.product(name: "CatalogClient", package: "catalog")])
+        .target(name: "MyApp", dependencies: [.product(name: "CatalogKit", package: "catalog")])
     ]
 )

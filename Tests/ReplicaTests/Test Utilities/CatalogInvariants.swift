@@ -1,5 +1,5 @@
 import CatalogAPI
-import CatalogClient
+import CatalogKit
 import Testing
 
 /// Everything in the catalog, read through the API.
@@ -12,7 +12,7 @@ struct CatalogSnapshot {
         var items: [Item] = []
         var token: String?
         repeat {
-            let page = try await client.catalog.listItems(pageSize: 500, pageToken: token)
+            let page = try await client.items.list(pageSize: 500, pageToken: token)
             items += page.items
             token = page.nextPageToken
         } while token != nil

@@ -32,6 +32,7 @@ package enum JSONCBORBridge {
         switch value {
         case .null: .null
         case .bool(let flag): .bool(flag)
+        case .integer(let integer): .integer(integer)
         case .number(let number):
             if let integer = Int64(exactly: number) { .integer(integer) } else { .float(number) }
         case .string(let text): .text(text)
@@ -42,8 +43,8 @@ package enum JSONCBORBridge {
 
     static func json(_ value: CBORValue) -> JSONValue {
         switch value {
-        case .unsigned(let n): .number(Double(n))
-        case .negative(let n): .number(-1 - Double(n))
+        case .unsigned(let n): Int64(exactly: n).map(JSONValue.integer) ?? .integer(Int64(n))
+        case .negative(let n): n < UInt64(Int64.max) ? .integer(-1 - Int64(n)) : .number(-1 - Double(n))
         case .float(let number): .number(number)
         case .bytes(let data): .string(Data(data).base64EncodedString())
         case .text(let text): .string(text)

@@ -35,14 +35,18 @@ public struct RawCallsClient: Sendable {
         let method = try Self.method(atPath: path)
         let carriesCBOR = runner.rpc.transport.contentType == ContentType.grpcCBOR.headerValue
         let message = carriesCBOR ? try JSONCBORBridge.cbor(fromJSON: request) : request
-        let call = try await runner.rpc.transport.openCall(method, options: runner.resolved(options, over: runner.defaults))
-        do {
-            try await call.send(message, endOfStream: true)
-        } catch {
-            call.cancel()
-            throw error
+        let transport = runner.rpc.transport
+        let context = ClientCallContext(method: method, options: try await runner.resolved(options, over: runner.defaults))
+        return try await runner.rpc.interceptors.run(context) { (context) async throws(RPCError) in
+            let call = try await transport.openCall(method, options: context.options)
+            do throws(RPCError) {
+                try await call.send(message, endOfStream: true)
+            } catch {
+                call.cancel()
+                throw error
+            }
+            return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
         }
-        return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
     }
 
     /// The method named by `path` (`service/Method`, with or without the leading `/`).

@@ -6,7 +6,7 @@ extension CallOptions {
     /// ```swift
     /// var options = CallOptions(timeout: .seconds(2))
     /// options.bearerToken = ProcessInfo.processInfo.environment["CATALOG_TOKEN"]
-    /// let item = try await catalog.catalog.getItem(id: 42, options: options)
+    /// let item = try await catalog.items.get(id: 42, options: options)
     /// ```
     public var bearerToken: String? {
         get {

@@ -17,6 +17,8 @@ struct CallRunner: Sendable {
     let defaults: CallOptions
     let retry: RetryPolicy
     let tokenProvider: CatalogClient.TokenProvider?
+    /// Where a client lent by `CatalogClient.withResponse(_:)` keeps its unary calls' metadata.
+    var recorder: ResponseRecorder? = nil
 
     /// `options` laid over the defaults, with the provider's token when the call carries none of its own.
     func resolved(_ options: CallOptions, over defaults: CallOptions) async throws(RPCError) -> CallOptions {
@@ -67,7 +69,10 @@ struct CallRunner: Sendable {
                 options.timeout = remaining
             }
             do throws(RPCError) {
-                return try await rpc.unary(method, request, options: options)
+                guard let recorder else { return try await rpc.unary(method, request, options: options) }
+                let response = try await rpc.unaryResponse(method, request, options: options)
+                recorder.record(initial: response.initialMetadata, trailing: response.trailingMetadata)
+                return response.message
             } catch where error.code == .unavailable && attempt < attempts {
                 let delay = retry.backoff.delay(afterFailures: attempt)
                 if let deadline, ContinuousClock.now + delay >= deadline { throw error }

@@ -12,7 +12,7 @@ import RPCHTTP2
 /// ```swift
 /// let catalog = try await CatalogClient.connect(host: "127.0.0.1", port: 50051, bearerToken: token)
 /// let books = try await catalog.categories.create(name: "Books", icon: "book")
-/// let page = try await catalog.catalog.listItems(categoryId: books.id, options: .timeout(.seconds(2)))
+/// let page = try await catalog.items.list(categoryId: books.id, options: .timeout(.seconds(2)))
 /// await catalog.close()
 /// ```
 ///
@@ -25,7 +25,7 @@ import RPCHTTP2
 /// do {
 ///     _ = try await catalog.categories.create(name: "Books")
 /// } catch let error as RPCError where error.code == .alreadyExists && error.reason == "duplicateName" {
-///     print("taken by category \(error.details["id"]?.intValue ?? 0)")
+///     print("taken by category \(error.details["id"]?.int64Value ?? 0)")
 /// }
 /// ```
 public final class CatalogClient: Sendable {
@@ -38,11 +38,18 @@ public final class CatalogClient: Sendable {
         self.connections = connections
         self.reconnectBackoff = configuration.reconnectBackoff
         self.runner = CallRunner(
-            rpc: RPCClient(transport: transport),
+            rpc: RPCClient(transport: transport, interceptors: configuration.interceptors),
             defaults: configuration.defaultCallOptions,
             retry: configuration.retry,
             tokenProvider: configuration.tokenProvider
         )
+    }
+
+    /// A client lent by ``withResponse(_:)``: the same calls, no connections of its own to close.
+    private init(lending runner: CallRunner, reconnectBackoff: Backoff) {
+        self.connections = nil
+        self.runner = runner
+        self.reconnectBackoff = reconnectBackoff
     }
 
     /// A client that connects on its first call rather than now, so that boot order does not
@@ -154,7 +161,7 @@ public final class CatalogClient: Sendable {
     }
 
     /// The `catalog.v1.Catalog` service: the items.
-    public var catalog: ItemsClient { ItemsClient(runner: runner) }
+    public var items: ItemsClient { ItemsClient(runner: runner) }
 
     /// The `catalog.v1.Categories` service.
     public var categories: CategoriesClient { CategoriesClient(runner: runner) }
@@ -170,6 +177,30 @@ public final class CatalogClient: Sendable {
 
     /// Any method by its path, with JSON bytes in and out: see ``RawCallsClient``.
     public var raw: RawCallsClient { RawCallsClient(runner: runner) }
+
+    /// Runs `body` with a client that keeps the response metadata of its unary calls, and
+    /// returns what `body` returns with the response headers' and trailers' custom metadata of
+    /// the last unary call it made (empty when it made none). The lent client makes its calls
+    /// over this one's connection, with its configuration; it is for `body` only.
+    ///
+    /// ```swift
+    /// let response = try await catalog.withResponse { try await $0.items.get(id: 42) }
+    /// print(response.message.title, response.initialMetadata.first("x-served-by") ?? "-")
+    /// ```
+    ///
+    /// A failed call's trailing metadata is the `metadata` of the `RPCError` it throws.
+    ///
+    /// - Parameter body: The calls, made with the client it is given.
+    public func withResponse<Message: Sendable>(
+        _ body: (CatalogClient) async throws -> Message
+    ) async throws -> UnaryResponse<Message> {
+        var runner = self.runner
+        let recorder = ResponseRecorder()
+        runner.recorder = recorder
+        let message = try await body(CatalogClient(lending: runner, reconnectBackoff: reconnectBackoff))
+        let metadata = recorder.recorded
+        return UnaryResponse(message: message, initialMetadata: metadata?.initial ?? [:], trailingMetadata: metadata?.trailing ?? [:])
+    }
 
     /// Sends GOAWAY, lets open calls finish, then closes the connection. Calls made after
     /// `close()` fail with CANCELLED. A client made with ``init(transport:bearerToken:configuration:)``

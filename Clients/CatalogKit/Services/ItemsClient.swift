@@ -1,12 +1,12 @@
 import CatalogAPI
 import RPCCore
 
-/// Calls `catalog.v1.Catalog`, the items; get one from ``CatalogClient/catalog``.
+/// Calls `catalog.v1.Catalog`, the items; get one from ``CatalogClient/items``.
 ///
 /// ```swift
-/// let page = try await catalog.catalog.listItems(query: "swift", sort: .price, pageSize: 20)
-/// let item = try await catalog.catalog.createItem(title: "Prompt Engineering", categoryId: 3)
-/// _ = try await catalog.catalog.updateItem(id: item.id, summary: .clear)
+/// let page = try await catalog.items.list(query: "swift", sort: .price, pageSize: 20)
+/// let item = try await catalog.items.create(title: "Prompt Engineering", categoryId: 3)
+/// _ = try await catalog.items.update(id: item.id, summary: .clear)
 /// ```
 ///
 /// Reads are retried on UNAVAILABLE (see ``RetryPolicy``); writes never are.
@@ -27,7 +27,7 @@ public struct ItemsClient: Sendable {
     ///   - pageToken: The `nextPageToken` of the previous page.
     ///   - options: Per-call settings such as a timeout or a token.
     /// - Throws: `RPCError`, INVALID_ARGUMENT for a page size out of range.
-    public func listItems(
+    public func list(
         categoryId: Int64? = nil,
         query: String? = nil,
         level: String? = nil,
@@ -47,7 +47,7 @@ public struct ItemsClient: Sendable {
     /// The item `id`.
     ///
     /// - Throws: `RPCError` NOT_FOUND (with `details["id"]`) when there is no such item.
-    public func getItem(id: Int64, options: CallOptions = .defaults) async throws -> Item {
+    public func get(id: Int64, options: CallOptions = .defaults) async throws -> Item {
         try await runner.unary(CatalogService.getItem, IDRequest(id: id), options: options, .read)
     }
 
@@ -63,7 +63,7 @@ public struct ItemsClient: Sendable {
     ///   - categoryId: An existing category; NOT_FOUND (with `details["id"]`) otherwise.
     ///   - options: Per-call settings such as a timeout or a token.
     /// - Throws: `RPCError`, INVALID_ARGUMENT with `field` for an invalid field.
-    public func createItem(
+    public func create(
         title: String,
         summary: String? = nil,
         level: String? = nil,
@@ -86,7 +86,7 @@ public struct ItemsClient: Sendable {
     /// `.clear` removes it, `.set(value)` replaces it.
     ///
     /// - Throws: `RPCError` NOT_FOUND for a missing item or category.
-    public func updateItem(
+    public func update(
         id: Int64,
         title: String? = nil,
         summary: FieldUpdate<String> = .unchanged,
@@ -107,7 +107,7 @@ public struct ItemsClient: Sendable {
     /// Deletes item `id`.
     ///
     /// - Throws: `RPCError` NOT_FOUND when there is no such item.
-    public func deleteItem(id: Int64, options: CallOptions = .defaults) async throws {
+    public func delete(id: Int64, options: CallOptions = .defaults) async throws {
         _ = try await runner.unary(CatalogService.deleteItem, IDRequest(id: id), options: options, .write)
     }
 }

@@ -40,6 +40,15 @@ extension CatalogClient {
         /// configuration.tokenProvider = { try await session.freshToken() }
         /// ```
         public var tokenProvider: TokenProvider? = nil
+        /// What runs around each call, the first outermost: each attempt of a read, each
+        /// Watch resume and each raw call goes through them, with the token the call is sent
+        /// with already set. See `ClientInterceptor`. Default: none.
+        ///
+        /// ```swift
+        /// var configuration = CatalogClient.Configuration.defaults
+        /// configuration.interceptors = [LoggingInterceptor(logger: logger), MetricsInterceptor()]
+        /// ```
+        public var interceptors: [any ClientInterceptor] = []
 
         /// How messages travel: `.json` (the default, `application/grpc`) or `.cbor`
         /// (`application/grpc+cbor`, smaller). What the calls return is the same. It is

@@ -8,7 +8,7 @@ extension RPCError {
     /// do {
     ///     _ = try await catalog.categories.create(name: "Books")
     /// } catch let error as RPCError where error.reason == "duplicateName" {
-    ///     print("taken by category \(error.details["id"]?.intValue ?? 0)")
+    ///     print("taken by category \(error.details["id"]?.int64Value ?? 0)")
     /// }
     /// ```
     public var reason: String? { detail?.reason }

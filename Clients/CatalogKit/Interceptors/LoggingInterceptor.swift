@@ -1,0 +1,52 @@
+import Logging
+import RPCCore
+
+/// Logs each call through swift-log when it ends: the method, the status code and how long it
+/// took; a failure also with its message and reason.
+///
+/// A success is logged at `level` (default `.debug`), a failure at `failureLevel` (default
+/// `.info`). For a server stream (a Watch), "ended" is when the call opened.
+public struct LoggingInterceptor: ClientInterceptor {
+    /// Where the lines go.
+    public var logger: Logger
+    /// The level of a call that succeeded.
+    public var level: Logger.Level
+    /// The level of a call that failed.
+    public var failureLevel: Logger.Level
+
+    /// An interceptor that logs to `logger`.
+    ///
+    /// - Parameters:
+    ///   - logger: Where the lines go.
+    ///   - level: The level of a call that succeeded.
+    ///   - failureLevel: The level of a call that failed.
+    public init(logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level = .info) {
+        self.logger = logger
+        self.level = level
+        self.failureLevel = failureLevel
+    }
+
+    public func intercept<Output: Sendable>(
+        _ call: ClientCallContext,
+        next: (ClientCallContext) async throws(RPCError) -> Output
+    ) async throws(RPCError) -> Output {
+        let start = ContinuousClock.now
+        do {
+            let output = try await next(call)
+            logger.log(level: level, "rpc call", metadata: metadata(call, code: .ok, since: start))
+            return output
+        } catch {
+            var metadata = metadata(call, code: error.code, since: start)
+            metadata["rpc.message"] = "\(error.message)"
+            if let reason = error.detail?.reason { metadata["rpc.reason"] = "\(reason)" }
+            logger.log(level: failureLevel, "rpc call failed", metadata: metadata)
+            throw error
+        }
+    }
+
+    private func metadata(_ call: ClientCallContext, code: StatusCode, since start: ContinuousClock.Instant) -> Logger.Metadata {
+        let elapsed = (ContinuousClock.now - start).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        return ["rpc.method": "\(call.method.path)", "rpc.code": "\(code.name)", "rpc.duration_ms": "\(milliseconds)"]
+    }
+}

@@ -1,0 +1,40 @@
+import CoreMetrics
+import RPCCore
+
+/// Counts each call through swift-metrics when it ends, and times it:
+/// `rpc_client_calls_total` and `rpc_client_duration_seconds`, both with the dimensions
+/// `method` (the path) and `code` (`OK`, `NOT_FOUND`…). For a server stream (a Watch), the
+/// time is until the call opened.
+public struct MetricsInterceptor: ClientInterceptor {
+    private let factory: any MetricsFactory
+
+    /// An interceptor that records with `factory`.
+    ///
+    /// - Parameter factory: The metrics backend; by default the one `MetricsSystem` was bootstrapped with.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+    }
+
+    public func intercept<Output: Sendable>(
+        _ call: ClientCallContext,
+        next: (ClientCallContext) async throws(RPCError) -> Output
+    ) async throws(RPCError) -> Output {
+        let start = ContinuousClock.now
+        do {
+            let output = try await next(call)
+            record(call, code: .ok, since: start)
+            return output
+        } catch {
+            record(call, code: error.code, since: start)
+            throw error
+        }
+    }
+
+    private func record(_ call: ClientCallContext, code: StatusCode, since start: ContinuousClock.Instant) {
+        let dimensions = [("method", call.method.path), ("code", code.name)]
+        Counter(label: "rpc_client_calls_total", dimensions: dimensions, factory: factory).increment()
+        let elapsed = (ContinuousClock.now - start).components
+        Timer(label: "rpc_client_duration_seconds", dimensions: dimensions, factory: factory)
+            .recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+    }
+}
