@@ -459,6 +459,7 @@ let package = Package(
                 "TestCertificates",
                 "RPCCore",
                 "RPCHTTP2",
+                "RPCURLSession",
                 "CatalogAPI",
                 "CatalogClient",
             ],
