@@ -230,7 +230,7 @@ let package = Package(
         // that none stops building (PackageGraphTests checks that each is here verbatim).
         .target(
             name: "DocumentationExamples",
-            dependencies: ["CatalogClient", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2"],
+            dependencies: ["CatalogClient", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCURLSession"],
             path: "Tests/DocumentationExamples",
             exclude: ["ClientPackage"]
         ),
