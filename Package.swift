@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
+        // A ClientTransport over URLSession speaking Connect: no C library, no NIO (Apple platforms).
+        .library(name: "RPCURLSession", targets: ["RPCURLSession"]),
         .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
         .library(name: "CatalogKit", targets: ["CatalogKit"]),
         // CatalogClient's real services in the test's own process, for tests of app code.
@@ -63,6 +65,10 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
+        ),
+        .target(
+            name: "RPCURLSession",
+            dependencies: ["RPCCore"]
         ),
         .target(
             name: "CatalogAPI",
@@ -229,7 +235,7 @@ let package = Package(
         .target(
             name: "DocumentationExamples",
             dependencies: [
-                "CatalogKit", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2",
+                "CatalogKit", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCURLSession",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DocumentationExamples",
@@ -461,6 +467,7 @@ let package = Package(
                 "TestCertificates",
                 "RPCCore",
                 "RPCHTTP2",
+                "RPCURLSession",
                 "CatalogAPI",
                 "CatalogKit",
             ],

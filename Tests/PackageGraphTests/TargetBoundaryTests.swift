@@ -44,6 +44,13 @@ struct TargetBoundaryTests {
         }
     }
 
+    @Test("the URLSession transport depends on the RPC core only: no NIO, no C library")
+    func urlSessionTransport() throws {
+        let graph = try #require(Self.graph)
+        #expect(graph.directDependencies(of: "RPCURLSession") == ["RPCCore"])
+        #expect(graph.reachable(from: "RPCURLSession") == ["RPCCore"])
+    }
+
     @Test("the client library carries no server part")
     func client() throws {
         let graph = try #require(Self.graph)

@@ -1,0 +1,65 @@
+import RPCCore
+
+/// Connect's error object: the JSON body of a unary call that failed, and the `error` of a
+/// stream's end-of-stream message:
+/// `{"code": "not_found", "message": "…", "details": [{"type": "…", "value": "<base64>"}]}`.
+struct ConnectErrorBody: Decodable, Sendable {
+    var code: String?
+    var message: String?
+    var details: [Detail]?
+
+    struct Detail: Decodable, Sendable {
+        var type: String?
+        /// Unpadded base64 of the detail's bytes; for `catalog.v1.ErrorInfo` the JSON of an
+        /// `ErrorDetail`, as the `catalog-error-bin` trailer carries it.
+        var value: String?
+    }
+
+    /// The type name the contract gives its error detail among Connect's `details`.
+    static let detailType = "catalog.v1.ErrorInfo"
+
+    /// The error this object stands for, with `metadata`; a code missing or not Connect's
+    /// becomes `fallback`.
+    func rpcError(fallback: StatusCode, metadata: Metadata) -> RPCError {
+        let code = code.flatMap(ConnectCode.statusCode(named:)) ?? fallback
+        return RPCError(code, message ?? "", detail: errorDetail, metadata: metadata)
+    }
+
+    /// The contract's detail, from the first `catalog.v1.ErrorInfo` that decodes.
+    private var errorDetail: ErrorDetail? {
+        for detail in details ?? [] where detail.type == Self.detailType {
+            guard let value = detail.value, let bytes = Base64.decode(value) else { continue }
+            if let decoded = try? JSONCodec.shared.decode(ErrorDetail.self, from: bytes) { return decoded }
+        }
+        return nil
+    }
+
+    /// The error of a unary answer (or of a stream refused before it began) with HTTP status
+    /// `httpStatus` and body `body`: the Connect error it holds, or, when it holds none, the
+    /// code of the HTTP status with the status and the start of the body as its message.
+    static func error(httpStatus: Int, body: [UInt8], metadata: Metadata) -> RPCError {
+        let fallback = ConnectCode.statusCode(httpStatus: httpStatus)
+        if let object = try? JSONCodec.shared.decode(ConnectErrorBody.self, from: body), object.code != nil {
+            return object.rpcError(fallback: fallback, metadata: metadata)
+        }
+        let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
+        let message = "HTTP status \(httpStatus) without a Connect error" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+        return RPCError(fallback, message, metadata: metadata)
+    }
+}
+
+/// The message of Connect's end-of-stream envelope (flag `0x02`): `{}` after success, else
+/// `{"error": {…}}`, either with the trailing metadata as `"metadata": {"key": ["value"]}`.
+struct EndOfStreamMessage: Decodable, Sendable {
+    var error: ConnectErrorBody?
+    var metadata: [String: [String]]?
+
+    /// The trailing metadata it carries, `-bin` values decoded.
+    var trailingMetadata: Metadata {
+        var result = Metadata()
+        for (name, values) in (metadata ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for value in values { result.addReceived(name.lowercased(), value) }
+        }
+        return result
+    }
+}
