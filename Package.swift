@@ -1,9 +1,16 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// Where CatalogKit has its HTTP/2 connections (RPCHTTP2: libnghttp2 and SwiftNIO's POSIX
+// sockets). `CATALOGKIT_WITHOUT_HTTP2=1` leaves them out on Linux as well, so that
+// scripts/check-client-core.sh builds CatalogKit as it builds for iOS.
+let http2ClientPlatforms: [Platform] =
+    ProcessInfo.processInfo.environment["CATALOGKIT_WITHOUT_HTTP2"] == nil ? [.linux, .macOS] : [.macOS]
 
 let package = Package(
     name: "catalog",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
@@ -156,7 +163,11 @@ let package = Package(
         .target(
             name: "CatalogKit",
             dependencies: [
-                "RPCCore", "RPCHTTP2", "CatalogAPI",
+                // The HTTP/2 connections of `CatalogClient.connect`, where libnghttp2 and
+                // SwiftNIO's POSIX sockets are; elsewhere (iOS) a client takes a transport,
+                // such as RPCURLSession's.
+                .target(name: "RPCHTTP2", condition: .when(platforms: http2ClientPlatforms)),
+                "RPCCore", "CatalogAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],

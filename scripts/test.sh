@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # test.sh [swift test args...]: sets up the machine, builds everything including the tests (and
 # so every Swift example of the documentation, Tests/DocumentationExamples), builds the client
-# library's DocC documentation failing on any warning (scripts/docs.sh), then runs every test
-# suite with `swift test`, the soak test (SoakTests) on its own afterwards so that its load does
-# not slow the other suites, then fuzzes the deframer and request decoding, then a whole server
-# connection, for FUZZ_SECONDS each (default 60; scripts/fuzz.sh). Extra arguments go to
-# `swift test` and skip the documentation, the soak and the fuzzing, e.g.
+# library's DocC documentation failing on any warning (scripts/docs.sh), builds the client
+# library without its HTTP/2 transport as it builds for iOS (scripts/check-client-core.sh),
+# then runs every test suite with `swift test`, the soak test (SoakTests) on its own afterwards
+# so that its load does not slow the other suites, then fuzzes the deframer and request
+# decoding, then a whole server connection, for FUZZ_SECONDS each (default 60; scripts/fuzz.sh). Extra arguments go to
+# `swift test` and skip the documentation, the iOS-style build, the soak and the fuzzing, e.g.
 # `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
@@ -47,6 +48,8 @@ if [ $# -gt 0 ]; then
 fi
 echo "== DocC documentation of CatalogKit"
 scripts/docs.sh
+echo "== CatalogKit and RPCURLSession without the HTTP/2 transport, as for iOS"
+scripts/check-client-core.sh
 echo "== swift test"
 run_tests --skip SoakTests
 echo "== soak test, ${CATALOG_SOAK_SECONDS:-40} s a round"

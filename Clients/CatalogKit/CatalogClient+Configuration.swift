@@ -1,9 +1,12 @@
 import RPCCore
+
+#if canImport(RPCHTTP2)
 import RPCHTTP2
+#endif
 
 extension CatalogClient {
-    /// Settings of a ``CatalogClient``: the connection, the options every call starts from,
-    /// read retries and reconnection.
+    /// Settings of a ``CatalogClient``: the connection (where it makes its own), the options
+    /// every call starts from, read retries, reconnection, the token provider and interceptors.
     ///
     /// ```swift
     /// var configuration = CatalogClient.Configuration.defaults
@@ -13,11 +16,13 @@ extension CatalogClient {
     /// let catalog = try await CatalogClient.connect(port: 50051, configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
+#if canImport(RPCHTTP2)
         /// The HTTP/2 connection: connect timeout, keepalive, message and window sizes, and
         /// `tls` (a `ClientTLS`: CA file, server name, client certificate; `insecure` for tests
         /// only). Default `HTTP2ClientConfiguration.defaults` (10 s connect timeout, a
         /// keepalive PING after 60 s of silence, closed when unanswered for 20 s, cleartext).
-        public var connection: HTTP2ClientConfiguration
+        public var connection: HTTP2ClientConfiguration = .defaults
+#endif
         /// Options every call starts from; a call's own options are laid over them (see
         /// `CallOptions.merged(over:)`). Their timeout bounds each unary and raw call that does
         /// not set a time limit of its own (`.noTimeout` opts out); it does not bound a watch,
@@ -50,6 +55,7 @@ extension CatalogClient {
         /// ```
         public var interceptors: [any ClientInterceptor] = []
 
+#if canImport(RPCHTTP2)
         /// How messages travel: `.json` (the default, `application/grpc`) or `.cbor`
         /// (`application/grpc+cbor`, smaller). What the calls return is the same. It is
         /// `connection.contentType`.
@@ -57,11 +63,11 @@ extension CatalogClient {
             get { connection.contentType == ContentType.grpcCBOR.headerValue ? .cbor : .json }
             set { connection.contentType = (newValue == .cbor ? ContentType.grpcCBOR : ContentType.grpc).headerValue }
         }
+#endif
 
         /// The defaults documented on each property.
         public static var defaults: Configuration {
             Configuration(
-                connection: .defaults,
                 defaultCallOptions: .defaults,
                 retry: .defaults,
                 reconnectBackoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5))

@@ -42,6 +42,9 @@
 @_exported import struct RPCCore.RPCError
 @_exported import struct RPCCore.StatusCode
 @_exported import struct RPCCore.UnaryResponse
+
+#if canImport(RPCHTTP2)
 @_exported import struct RPCHTTP2.CertificateFiles
 @_exported import struct RPCHTTP2.ClientTLS
 @_exported import struct RPCHTTP2.HTTP2ClientConfiguration
+#endif

@@ -1,7 +1,5 @@
-import CatalogAPI
 import CatalogKit
 import Foundation
-import RPCCore
 import RPCURLSession
 
 // docs/client.md, "On Apple platforms: URLSession".
@@ -13,11 +11,5 @@ func clientGuideURLSessionCatalogClient() async throws {
     for try await event in catalog.filters.watch("categories") {
         if let state = event.state { render(state) }
     }
-    _ = item
-}
-
-func clientGuideURLSessionRPCClient() async throws {
-    let client = RPCClient(transport: URLSessionTransport(baseURL: URL(string: "http://127.0.0.1:50051")!))
-    let item = try await client.unary(CatalogService.getItem, IDRequest(id: 42), options: CallOptions(timeout: .seconds(5)))
     _ = item
 }

@@ -1,3 +1,4 @@
+#if canImport(RPCHTTP2)
 import RPCCore
 import RPCHTTP2
 import Synchronization
@@ -244,3 +245,4 @@ final class ConnectionManager: ClientTransport, Sendable {
         }
     }
 }
+#endif

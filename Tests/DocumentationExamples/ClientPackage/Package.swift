@@ -11,7 +11,7 @@ let package = Package(
         // Package.swift
         .testTarget(name: "MyAppTests", dependencies: ["MyApp", .product(name: "CatalogTesting", package: "catalog")]),
         // Package.swift
-        .target(name: "MyiOSApp", dependencies: [.product(name: "RPCURLSession", package: "catalog"), .product(name: "CatalogAPI", package: "catalog")]),
+        .target(name: "MyiOSApp", dependencies: [.product(name: "CatalogKit", package: "catalog"), .product(name: "RPCURLSession", package: "catalog")]),
         // Package.swift
         .target(name: "MyApp", dependencies: [.product(name: "CatalogKit", package: "catalog")])
     ]
