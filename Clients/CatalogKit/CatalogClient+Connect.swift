@@ -28,7 +28,7 @@ extension CatalogClient {
         if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
         if let tls { configuration.connection.tls = tls }
         let connections = ConnectionManager(endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff)
-        self.init(transport: connections, closeConnections: { await connections.close() }, configuration: configuration)
+        self.init(transport: connections, connections: connections, configuration: configuration)
     }
 
     /// Connects to `catalogd` at `host:port`, over cleartext HTTP/2 or, with `tls`, over TLS.
@@ -96,7 +96,7 @@ extension CatalogClient {
             endpoints: endpoints, configuration: configuration.connection,
             backoff: configuration.reconnectBackoff, connection: connection, endpoint: endpoint
         )
-        return CatalogClient(transport: connections, closeConnections: { await connections.close() }, configuration: configuration)
+        return CatalogClient(transport: connections, connections: connections, configuration: configuration)
     }
 }
 #endif

@@ -28,14 +28,14 @@ import RPCCore
 /// }
 /// ```
 public final class CatalogClient: Sendable {
-    /// Closes the connections it made itself; `nil` for a transport it was given.
-    private let closeConnections: (@Sendable () async -> Void)?
+    /// The connections it made itself; `nil` for a transport it was given.
+    private let connections: (any OwnedConnections)?
     private let runner: CallRunner
     private let reconnectBackoff: Backoff
 
-    /// A client of `transport`; `closeConnections` is what ``close()`` does.
-    init(transport: any ClientTransport, closeConnections: (@Sendable () async -> Void)?, configuration: Configuration) {
-        self.closeConnections = closeConnections
+    /// A client of `transport`, which is `connections` when the client made them.
+    init(transport: any ClientTransport, connections: (any OwnedConnections)?, configuration: Configuration) {
+        self.connections = connections
         self.reconnectBackoff = configuration.reconnectBackoff
         self.runner = CallRunner(
             rpc: RPCClient(transport: transport, interceptors: configuration.interceptors),
@@ -47,7 +47,7 @@ public final class CatalogClient: Sendable {
 
     /// A client lent by ``withResponse(_:)``: the same calls, no connections of its own to close.
     private init(lending runner: CallRunner, reconnectBackoff: Backoff) {
-        self.closeConnections = nil
+        self.connections = nil
         self.runner = runner
         self.reconnectBackoff = reconnectBackoff
     }
@@ -64,7 +64,7 @@ public final class CatalogClient: Sendable {
     public convenience init(transport: any ClientTransport, bearerToken: String? = nil, configuration: Configuration = .defaults) {
         var configuration = configuration
         if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
-        self.init(transport: transport, closeConnections: nil, configuration: configuration)
+        self.init(transport: transport, connections: nil, configuration: configuration)
     }
 
     /// The `catalog.v1.Catalog` service: the items.
@@ -84,6 +84,30 @@ public final class CatalogClient: Sendable {
 
     /// Any method by its path, with JSON bytes in and out: see ``RawCallsClient``.
     public var raw: RawCallsClient { RawCallsClient(runner: runner) }
+
+    /// The state of the connection the client made: `.idle` (none yet, or the last one was
+    /// lost), `.connecting`, `.ready`, `.transientFailure` (the last attempt failed) or
+    /// `.shutdown`. A client made with ``init(transport:bearerToken:configuration:)`` has no
+    /// connection of its own and says `.ready`.
+    public var connectionState: ConnectionState { connections?.connectionState ?? .ready }
+
+    /// The state of the connection the client made now, then each change, for an app's
+    /// offline banner; the sequence ends when the client is closed. A lost connection is
+    /// `.idle` at once; the next call (or a Watch resuming) connects again. A client made with
+    /// ``init(transport:bearerToken:configuration:)`` yields `.ready` and ends.
+    ///
+    /// ```swift
+    /// for await state in catalog.connectionStates {
+    ///     showOfflineBanner(state != .ready)
+    /// }
+    /// ```
+    public var connectionStates: AsyncStream<ConnectionState> {
+        if let connections { return connections.connectionStates() }
+        return AsyncStream { continuation in
+            continuation.yield(.ready)
+            continuation.finish()
+        }
+    }
 
     /// Runs `body` with a client that keeps the response metadata of its unary calls, and
     /// returns what `body` returns with the response headers' and trailers' custom metadata of
@@ -113,6 +137,6 @@ public final class CatalogClient: Sendable {
     /// `close()` fail with CANCELLED. A client made with ``init(transport:bearerToken:configuration:)``
     /// has no connection of its own: its transport's owner closes that.
     public func close() async {
-        await closeConnections?()
+        await connections?.close()
     }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// calls that arrive meanwhile wait for that attempt instead of starting their own. A call
 /// whose timeout ends before the backoff allows the next attempt fails at once; an attempt
 /// under way is bounded by the connect timeout, not by the call's timeout.
-final class ConnectionManager: ClientTransport, Sendable {
+final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
     private typealias Waiter = CheckedContinuation<Attempt?, Never>
 
     /// What a caller learns from a connection attempt it waited for.
@@ -50,6 +50,8 @@ final class ConnectionManager: ClientTransport, Sendable {
     private let backoff: Backoff
     private let state: Mutex<State>
     private let nextWaiterID = Atomic<Int>(0)
+    /// What `connectionStates()` follows; published with each change of `state`.
+    private let states: ConnectionStateBroadcast
 
     private static let closedError = RPCError(.cancelled, "the client is closed")
 
@@ -64,6 +66,8 @@ final class ConnectionManager: ClientTransport, Sendable {
         self.configuration = configuration
         self.backoff = backoff
         self.state = Mutex(.ready(connection, endpoint: endpoint))
+        self.states = ConnectionStateBroadcast(.ready)
+        watchForLoss(of: connection)
     }
 
     /// A manager with no connection yet: the first call connects.
@@ -73,7 +77,12 @@ final class ConnectionManager: ClientTransport, Sendable {
         self.configuration = configuration
         self.backoff = backoff
         self.state = Mutex(.idle(failures: 0, notBefore: nil, lastError: nil, first: 0))
+        self.states = ConnectionStateBroadcast(.idle)
     }
+
+    var connectionState: ConnectionState { states.current }
+
+    func connectionStates() -> AsyncStream<ConnectionState> { states.stream() }
 
     /// Connects to the first of `endpoints` that answers, trying them in order from `first`;
     /// returns the connection and its endpoint's index, or throws the last failure.
@@ -111,7 +120,10 @@ final class ConnectionManager: ClientTransport, Sendable {
     /// Closes the connection gracefully (GOAWAY, open calls finish); later calls fail with CANCELLED.
     func close() async {
         let connection: HTTP2ClientConnection? = state.withLock { state in
-            defer { state = .closed }
+            defer {
+                state = .closed
+                states.publish(.shutdown)
+            }
             switch state {
             case .ready(let connection, _):
                 return connection
@@ -170,6 +182,7 @@ final class ConnectionManager: ClientTransport, Sendable {
                     return .wait(until: notBefore, lastError: lastError)
                 }
                 state = .connecting(failures: failures, waiters: [:])
+                states.publish(.connecting)
                 return .connect(failures: failures, first: first)
             }
         }
@@ -194,15 +207,18 @@ final class ConnectionManager: ClientTransport, Sendable {
             switch outcome {
             case .connected(let connection):
                 state = .ready(connection, endpoint: endpoint)
+                states.publish(.ready)
             case .failed(let error):
                 let delay = backoff.delay(afterFailures: failures + 1)
                 state = .idle(failures: failures + 1, notBefore: .now + delay, lastError: error, first: first)
+                states.publish(.transientFailure(error))
             }
             return (Array(waiters.values), outcome)
         }
         for waiter in waiters { waiter.resume(returning: result) }
         switch result {
         case .connected(let connection):
+            watchForLoss(of: connection)
             return connection
         case .failed(let error):
             if case .connected(let unwanted) = outcome { await unwanted.close() }
@@ -242,7 +258,16 @@ final class ConnectionManager: ClientTransport, Sendable {
         state.withLock { state in
             guard case .ready(let current, let endpoint) = state, current === connection else { return }
             state = .idle(failures: 0, notBefore: nil, lastError: nil, first: (endpoint + 1) % endpoints.count)
+            states.publish(.idle)
         }
+    }
+
+    /// Retires `connection` as soon as it closes (the server went away, keepalive found it
+    /// dead), so that the state says so before the next call finds out. The callback holds
+    /// the manager strongly (a weak reference would slow every retain of it) until the
+    /// connection closes, which `close()` makes it do.
+    private func watchForLoss(of connection: HTTP2ClientConnection) {
+        connection.whenClosed { self.retire(connection) }
     }
 }
 #endif

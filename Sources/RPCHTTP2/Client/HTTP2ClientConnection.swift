@@ -93,6 +93,11 @@ public final class HTTP2ClientConnection: ClientTransport, Sendable {
         }
     }
 
+    /// Calls `body` once the connection has closed, whoever closed it; at once if it has.
+    public func whenClosed(_ body: @escaping @Sendable () -> Void) {
+        channel.closeFuture.whenComplete { _ in body() }
+    }
+
     /// Sends GOAWAY, lets open calls finish, then closes the connection.
     public func close() async {
         let handler = self.handler

@@ -2,7 +2,7 @@ import CatalogKit
 import Foundation
 import Logging
 
-// docs/client.md, "Response metadata" and "Interceptors"; the `///` examples of
+// docs/client.md, "Response metadata", "Interceptors" and "Connection state"; the `///` examples of
 // `CatalogClient.withResponse(_:)`, `Configuration.interceptors` and `ClientInterceptor`.
 
 func clientGuideResponseMetadata(catalog: CatalogClient) async throws {
@@ -47,3 +47,12 @@ func clientGuideShippedInterceptors(logger: Logger) -> CatalogClient.Configurati
     configuration.interceptors = [LoggingInterceptor(logger: logger), MetricsInterceptor()]
     return configuration
 }
+
+/// docs/client.md, "Connection state", and `CatalogClient.connectionStates`.
+func clientGuideConnectionState(catalog: CatalogClient) async {
+    for await state in catalog.connectionStates {
+        showOfflineBanner(state != .ready)
+    }
+}
+
+func showOfflineBanner(_ shown: Bool) {}
