@@ -11,6 +11,8 @@ package final class Route: Sendable {
     /// How the route's calls run (see `ExecutionPolicy`).
     package let policy: ExecutionPolicy
     private let core: Core
+    /// What runs around the handler, the first outermost (the router's).
+    private let interceptors: [any ServerInterceptor]
 
     /// The one shape of every handler (see `MethodHandler`): it reads the call's request from
     /// the stream and writes its response there; what it throws becomes the call's status.
@@ -52,19 +54,25 @@ package final class Route: Sendable {
         }
     }
 
-    init(descriptor: MethodDescriptor, index: Int, policy: ExecutionPolicy, core: Core) {
+    init(descriptor: MethodDescriptor, index: Int, policy: ExecutionPolicy, core: Core, interceptors: [any ServerInterceptor]) {
         self.descriptor = descriptor
         self.index = index
         self.policy = policy
         self.core = core
+        self.interceptors = interceptors
+    }
+
+    /// The same route with `interceptors` around its handler.
+    func intercepted(by interceptors: [any ServerInterceptor]) -> Route {
+        Route(descriptor: descriptor, index: index, policy: policy, core: core, interceptors: interceptors)
     }
 
     /// Whether the transport starts the call where its request completes (`ExecutionPolicy.inline`).
     package var runsInline: Bool { policy == .inline }
 
     /// Whether an inline call can be answered with `answer(request:more:head:waker:)`, with
-    /// no task: its handler was written without `async`.
-    package var answersImmediately: Bool { core.immediate != nil }
+    /// no task: its handler was written without `async`, and no interceptor runs around it.
+    package var answersImmediately: Bool { core.immediate != nil && interceptors.isEmpty }
 
     /// Runs the call to its end, for a transport that gives each call a task of its own and
     /// waits in it: the handler runs in a child task (see `serve(_:)`) while this task waits
@@ -84,7 +92,11 @@ package final class Route: Sendable {
     package func serve(_ stream: any ServerCallStream) async {
         let context = ServerContext(method: descriptor, head: stream.head)
         do {
-            try await core.body(stream, context)
+            if interceptors.isEmpty {
+                try await core.body(stream, context)
+            } else {
+                try await interceptors.run(context) { try await core.body(stream, context) }
+            }
         } catch {
             stream.finish(
                 lastMessage: nil, initialMetadata: context.initialMetadata, trailers: ResponseTrailers(error: RPCError(mapping: error)))

@@ -14,6 +14,12 @@ public struct Router: Sendable {
     /// Decides which calls may run; `nil` (the default) lets every call through.
     public var authorizer: (any CallAuthorizer)?
 
+    /// What runs around every handler, the first outermost (see ``ServerInterceptor``), after
+    /// the authorizer let the call through. Default: none.
+    public var interceptors: [any ServerInterceptor] = [] {
+        didSet { routes = routes.mapValues { $0.intercepted(by: interceptors) } }
+    }
+
     /// The paths of the methods that change nothing, which Connect's GET form may call (a GET
     /// of any other method is refused, 405).
     public var readOnlyPaths: Set<String> = []
@@ -29,7 +35,8 @@ public struct Router: Sendable {
         let descriptor = method.descriptor
         precondition(routes[descriptor.path] == nil, "\(descriptor.path) is registered twice")
         routes[descriptor.path] = Route(
-            descriptor: descriptor, index: routes.count, policy: handler.policy, core: handler.core(descriptor))
+            descriptor: descriptor, index: routes.count, policy: handler.policy, core: handler.core(descriptor),
+            interceptors: interceptors)
     }
 
     /// Registers every method of a service.

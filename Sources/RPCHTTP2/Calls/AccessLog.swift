@@ -3,9 +3,10 @@ import RPCCore
 
 /// Writes one entry per call (`HTTP2ServerConfiguration.accessLogLevel`): message `call`,
 /// metadata `method` (the path), `status` (the gRPC code's name), `duration_ms`, `caller`
-/// (the authorizer's name for the caller, when there is one), `request_messages`,
+/// (the authorizer's name for the caller, when there is one), `trace_id` (of a well-formed W3C
+/// `traceparent` request header, when there is one), `request_messages`,
 /// `request_bytes`, `response_messages` and `response_bytes` (gRPC-framed message bytes
-/// as sent), plus the connection logger's `peer`. Never request metadata, so no credential
+/// as sent), plus the connection logger's `peer`. No other request metadata, so no credential
 /// reaches the log. Used on the connection's event loop.
 final class AccessLog {
     private let logger: Logger
@@ -31,6 +32,7 @@ final class AccessLog {
             "response_bytes": .stringConvertible(entry.responseBytes),
         ]
         if let caller = entry.caller { metadata["caller"] = .string(caller) }
+        if let traceID = entry.traceID { metadata["trace_id"] = .string(traceID) }
         logger.log(level: level, "call", metadata: metadata)
     }
 
@@ -48,6 +50,8 @@ struct AccessLogEntry {
     /// The `:path`, once the headers are complete.
     var path: String?
     var caller: String?
+    /// The trace id of the request's `traceparent`, when it has a well-formed one.
+    var traceID: String?
     var requestMessages = 0
     var requestBytes = 0
     var responseMessages = 0

@@ -94,6 +94,9 @@ final class CallStream {
         if let message = accepted.queryMessage { inbound?.preload(message) }
         accessEntry?.path = accepted.head.path
         accessEntry?.caller = accepted.caller
+        if accessEntry != nil, let traceParent = accepted.head.metadata.first(TraceParent.headerName) {
+            accessEntry?.traceID = TraceParent(traceParent)?.traceID
+        }
     }
 
     /// The call was answered before it started (`RequestValidation.Rejected`); `metrics` are

@@ -26,10 +26,11 @@ struct TestServer {
 }
 
 /// Runs a server with the Echo service while `body` runs, then shuts it down; `authorizer`
-/// goes on the router, and `logger` (quiet by default) is the server's.
+/// and `interceptors` go on the router, and `logger` (quiet by default) is the server's.
 func withTestServer<T>(
     configure: (inout HTTP2ServerConfiguration) -> Void = { _ in },
     authorizer: (any CallAuthorizer)? = nil,
+    interceptors: [any ServerInterceptor] = [],
     logger: Logger = quietLogger(),
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
@@ -41,6 +42,7 @@ func withTestServer<T>(
     router.register(EchoService(probe: probe))
     router.readOnlyPaths = [Echo.quick.descriptor.path]
     router.authorizer = authorizer
+    router.interceptors = interceptors
     let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     return try await whileServing(server) { port in try await body(TestServer(port: port, server: server, probe: probe)) }
 }
