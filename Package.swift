@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "RPCCore", targets: ["RPCCore"]),
         .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
+        // Spans of calls on both sides through swift-distributed-tracing.
+        .library(name: "RPCTracing", targets: ["RPCTracing"]),
         // A ClientTransport over URLSession speaking Connect: no C library, no NIO (Apple platforms).
         .library(name: "RPCURLSession", targets: ["RPCURLSession"]),
         .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
@@ -38,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // `swift package generate-documentation` (scripts/docs.sh); a plugin, not built by `swift build`.
@@ -76,6 +79,14 @@ let package = Package(
         .target(
             name: "RPCURLSession",
             dependencies: ["RPCCore"]
+        ),
+        .target(
+            name: "RPCTracing",
+            dependencies: [
+                "RPCCore",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ]
         ),
         .target(
             name: "CatalogAPI",
@@ -315,8 +326,11 @@ let package = Package(
                 "TestSupport",
                 "RPCCore",
                 "RPCHTTP2",
+                "RPCTracing",
                 "ChildProcess",
                 "TestCertificates",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
