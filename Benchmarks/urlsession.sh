@@ -3,16 +3,16 @@
 # HTTP/1.1 through URLSession, which is libcurl on Linux) against the same call over nghttp2
 # (gRPC over HTTP/2), both to one release catalogd on loopback with the demo catalog:
 # GetItem {"id":42}, N calls one after another, ROUNDS rounds taking turns going first; medians
-# and their ratio. The benchmark is its own package (Benchmarks/URLSession) so that the main
+# and their ratio. The benchmark is its own package (Benchmarks/ClientCalls) so that the main
 # build stays lean.
 # Environment (defaults): ROUNDS=5 N=5000 PORT=50074.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-5} n=${N:-5000} port=${PORT:-50074}
 swift build -c release --product catalogd >&2
-(cd Benchmarks/URLSession && swift build -c release >&2)
+(cd Benchmarks/ClientCalls && swift build -c release >&2)
 tmp=$(mktemp -d); pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null; rm -rf $tmp' EXIT
 .build/release/catalogd --address 127.0.0.1:$port --database $tmp/catalog.sqlite --seed-demo --log-level warning >/dev/null 2>&1 & pid=$!
 for _ in $(seq 150); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
-Benchmarks/URLSession/.build/release/urlsession-benchmark $port $rounds $n
+Benchmarks/ClientCalls/.build/release/urlsession-benchmark $port $rounds $n
