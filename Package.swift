@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "RPCURLSession", targets: ["RPCURLSession"]),
         .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
         .library(name: "CatalogKit", targets: ["CatalogKit"]),
+        // Observable view models of a filter and of the categories, for apps (MVVM).
+        .library(name: "CatalogViewModels", targets: ["CatalogViewModels"]),
         // CatalogClient's real services in the test's own process, for tests of app code.
         .library(name: "CatalogTesting", targets: ["CatalogTesting"]),
         .executable(name: "catalogd", targets: ["catalogd"]),
@@ -161,6 +163,11 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Clients/CatalogKit"
+        ),
+        .target(
+            name: "CatalogViewModels",
+            dependencies: ["CatalogKit"],
+            path: "Clients/CatalogViewModels"
         ),
         .target(
             name: "CatalogTesting",
