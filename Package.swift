@@ -438,6 +438,16 @@ let package = Package(
             ],
             resources: [.copy("Python")]
         ),
+        // Waiting for a change of an @Observable model, on withObservationTracking.
+        .target(
+            name: "ObservationTestSupport",
+            path: "Tests/ObservationTestSupport"
+        ),
+        // The view models against the real services in process (CatalogTesting), no server.
+        .testTarget(
+            name: "CatalogViewModelsTests",
+            dependencies: ["CatalogViewModels", "CatalogTesting", "CatalogKit", "ObservationTestSupport"]
+        ),
         .testTarget(
             name: "CatalogCLITests",
             dependencies: [
