@@ -487,6 +487,8 @@ let package = Package(
                 "RPCURLSession",
                 "CatalogAPI",
                 "CatalogKit",
+                "CatalogViewModels",
+                "ObservationTestSupport",
             ],
             resources: [.copy("Python")]
         ),
