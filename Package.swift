@@ -242,7 +242,7 @@ let package = Package(
         .target(
             name: "DocumentationExamples",
             dependencies: [
-                "CatalogKit", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCURLSession",
+                "CatalogKit", "CatalogViewModels", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCURLSession",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DocumentationExamples",
