@@ -106,7 +106,7 @@ public final class CategoryListModel {
 
     /// Renames category `id`, provided it is still as shown: a category changed elsewhere since
     /// the list was loaded is refused with ABORTED `revisionMismatch`, and the list is loaded
-    /// again to show it as it is now.
+    /// again to show it as it is now. A category the list does not show is renamed unchecked.
     ///
     /// - Parameters:
     ///   - id: The category.
