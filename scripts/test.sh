@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test.sh [swift test args...]: sets up the machine, builds everything including the tests (and
 # so every Swift example of the documentation, Tests/DocumentationExamples), builds the client
-# library's DocC documentation failing on any warning (scripts/docs.sh), then runs every test
+# libraries' DocC documentation failing on any warning (scripts/docs.sh), then runs every test
 # suite with `swift test`, then the tests of the example app package (Examples/FormationsApp,
 # which depends on this one by path), the soak test (SoakTests) on its own afterwards so that
 # its load does not slow the other suites, then fuzzes the deframer and request decoding, then
@@ -46,7 +46,7 @@ if [ $# -gt 0 ]; then
   run_tests "$@"
   exit
 fi
-echo "== DocC documentation of CatalogKit"
+echo "== DocC documentation of CatalogKit and CatalogViewModels"
 scripts/docs.sh
 echo "== swift test"
 run_tests --skip SoakTests
