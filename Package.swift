@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "RPCURLSession", targets: ["RPCURLSession"]),
         .library(name: "CatalogAPI", targets: ["CatalogAPI"]),
         .library(name: "CatalogKit", targets: ["CatalogKit"]),
+        // Observable view models of a filter and of the categories, for apps (MVVM).
+        .library(name: "CatalogViewModels", targets: ["CatalogViewModels"]),
         // CatalogClient's real services in the test's own process, for tests of app code.
         .library(name: "CatalogTesting", targets: ["CatalogTesting"]),
         .executable(name: "catalogd", targets: ["catalogd"]),
@@ -185,6 +187,11 @@ let package = Package(
             path: "Clients/CatalogKit"
         ),
         .target(
+            name: "CatalogViewModels",
+            dependencies: ["CatalogKit"],
+            path: "Clients/CatalogViewModels"
+        ),
+        .target(
             name: "CatalogTesting",
             dependencies: ["CatalogKit", "CatalogServices", "CatalogStore", "CatalogStoreSQLite", "RPCCore"]
         ),
@@ -257,7 +264,7 @@ let package = Package(
         .target(
             name: "DocumentationExamples",
             dependencies: [
-                "CatalogKit", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCURLSession",
+                "CatalogKit", "CatalogViewModels", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCURLSession",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DocumentationExamples",
@@ -456,6 +463,16 @@ let package = Package(
             ],
             resources: [.copy("Python")]
         ),
+        // Waiting for a change of an @Observable model, on withObservationTracking.
+        .target(
+            name: "ObservationTestSupport",
+            path: "Tests/ObservationTestSupport"
+        ),
+        // The view models against the real services in process (CatalogTesting), no server.
+        .testTarget(
+            name: "CatalogViewModelsTests",
+            dependencies: ["CatalogViewModels", "CatalogTesting", "CatalogKit", "ObservationTestSupport"]
+        ),
         .testTarget(
             name: "CatalogCLITests",
             dependencies: [
@@ -495,6 +512,8 @@ let package = Package(
                 "RPCURLSession",
                 "CatalogAPI",
                 "CatalogKit",
+                "CatalogViewModels",
+                "ObservationTestSupport",
             ],
             resources: [.copy("Python")]
         ),

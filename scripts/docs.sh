@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # docs.sh [OUTPUT]: builds the DocC documentation of the CatalogKit library (the catalog in
-# Clients/CatalogKit/CatalogClient.docc and the `///` comments of its public symbols) with
-# swift-docc-plugin, into OUTPUT/CatalogKit.doccarchive (OUTPUT default: a temporary
-# directory, removed afterwards). Fails on any warning: a broken symbol link, an unknown topic,
-# an undocumented parameter of a documented function.
+# Clients/CatalogKit/CatalogClient.docc and the `///` comments of its public symbols) and of
+# the CatalogViewModels library (its `///` comments) with swift-docc-plugin, into
+# OUTPUT/CatalogKit.doccarchive and OUTPUT/CatalogViewModels.doccarchive (OUTPUT default: a
+# temporary directory, removed afterwards). Fails on any warning: a broken symbol link, an
+# unknown topic, an undocumented parameter of a documented function.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output="${1:-}"
@@ -14,13 +15,15 @@ if [ -z "$output" ]; then
 else
   trap 'rm -f "$log"' EXIT
 fi
-set +e
-swift package --allow-writing-to-directory "$output" \
-  generate-documentation --target CatalogKit --output-path "$output/CatalogKit.doccarchive" --warnings-as-errors 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-if [ "$status" -ne 0 ] || grep -q "warning:" "$log"; then
-  echo "docs.sh: DocC reported warnings or failed (exit status $status)" >&2
-  exit 1
-fi
-echo "docs.sh: documentation of CatalogKit built without warnings in $output/CatalogKit.doccarchive"
+for target in CatalogKit CatalogViewModels; do
+  set +e
+  swift package --allow-writing-to-directory "$output" \
+    generate-documentation --target "$target" --output-path "$output/$target.doccarchive" --warnings-as-errors 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ] || grep -q "warning:" "$log"; then
+    echo "docs.sh: DocC reported warnings or failed for $target (exit status $status)" >&2
+    exit 1
+  fi
+  echo "docs.sh: documentation of $target built without warnings in $output/$target.doccarchive"
+done

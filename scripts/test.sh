@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # test.sh [swift test args...]: sets up the machine, builds everything including the tests (and
 # so every Swift example of the documentation, Tests/DocumentationExamples), builds the client
-# library's DocC documentation failing on any warning (scripts/docs.sh), builds the client
+# libraries' DocC documentation failing on any warning (scripts/docs.sh), builds the client
 # library without its HTTP/2 transport as it builds for iOS (scripts/check-client-core.sh),
-# then runs every test suite with `swift test`, the soak test (SoakTests) on its own afterwards
-# so that its load does not slow the other suites, then fuzzes the deframer and request
-# decoding, then a whole server connection, for FUZZ_SECONDS each (default 60; scripts/fuzz.sh). Extra arguments go to
-# `swift test` and skip the documentation, the iOS-style build, the soak and the fuzzing, e.g.
+# then runs every test suite with `swift test`, then the tests of the example app package
+# (Examples/FormationsApp, which depends on this one by path), the soak test (SoakTests) on its
+# own afterwards so that its load does not slow the other suites, then fuzzes the deframer and
+# request decoding, then a whole server connection, for FUZZ_SECONDS each (default 60;
+# scripts/fuzz.sh). Extra arguments go to `swift test` and skip the documentation, the
+# iOS-style build, the example package, the soak and the fuzzing, e.g.
 # `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
@@ -46,12 +48,14 @@ if [ $# -gt 0 ]; then
   run_tests "$@"
   exit
 fi
-echo "== DocC documentation of CatalogKit"
+echo "== DocC documentation of CatalogKit and CatalogViewModels"
 scripts/docs.sh
 echo "== CatalogKit and RPCURLSession without the HTTP/2 transport, as for iOS"
 scripts/check-client-core.sh
 echo "== swift test"
 run_tests --skip SoakTests
+echo "== swift test --package-path Examples/FormationsApp"
+run_tests --package-path Examples/FormationsApp
 echo "== soak test, ${CATALOG_SOAK_SECONDS:-40} s a round"
 run_tests --filter SoakTests
 echo "== fuzz for ${FUZZ_SECONDS:-60} s a target"

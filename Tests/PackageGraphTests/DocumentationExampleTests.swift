@@ -2,12 +2,13 @@ import Foundation
 import Testing
 
 /// Every ```swift block of the README, of `docs/`, of the client library's DocC catalog and of
-/// its `///` comments stands, line for line (indentation aside), in the sources of the
-/// `DocumentationExamples` target, which the build compiles: an example that no longer
-/// builds fails the build, one changed on one side only fails here. A block's opening
-/// `import` lines need only be imports of the same file, since the rest of the block is
-/// wrapped in a function there. A block that starts with `// Package.swift` is a manifest
-/// fragment: it stands in `ClientPackage/Package.swift` there, which must read as a manifest.
+/// the `///` comments of the client library and of its view models stands, line for line
+/// (indentation aside), in the sources of the `DocumentationExamples` target, which the build
+/// compiles: an example that no longer builds fails the build, one changed on one side only
+/// fails here. A block's opening `import` lines need only be imports of the same file, since
+/// the rest of the block is wrapped in a function there. A block that starts with
+/// `// Package.swift` is a manifest fragment: it stands in `ClientPackage/Package.swift`
+/// there, which must read as a manifest.
 /// The shell, Python and JSON examples of the README and `docs/` must parse.
 @Suite("Documentation examples")
 struct DocumentationExampleTests {
@@ -27,6 +28,7 @@ struct DocumentationExampleTests {
             #expect(blocks.contains { $0.file.hasPrefix(folder) }, "no ```swift block found in \(folder): the scan looked in the wrong place")
         }
         #expect(blocks.contains { $0.file.hasSuffix(".swift") }, "no ```swift block found in a `///` comment: the scan looked in the wrong place")
+        #expect(blocks.contains { $0.file.hasPrefix("Clients/CatalogViewModels/") }, "no ```swift block found in the view models' `///` comments")
         for block in blocks {
             if block.isManifestFragment {
                 let found = manifest.contains(block)
@@ -66,12 +68,14 @@ struct DocumentationExampleTests {
     }
 
     /// The ```swift blocks of the README, `docs/*.md`, the DocC catalog and the `///`
-    /// comments of the client library.
+    /// comments of the client library and its view models.
     static func documentedBlocks() throws -> [CodeBlock] {
         var blocks = try markdownBlocks(language: "swift")
             + markdownBlocks(in: try files(under: root.appendingPathComponent("Clients/CatalogKit/CatalogKit.docc"), withExtension: "md"), language: "swift")
-        for file in try files(under: root.appendingPathComponent("Clients/CatalogKit"), withExtension: "swift") {
-            blocks += CodeBlock.inDocumentationComments(try String(contentsOf: file, encoding: .utf8), file: relative(file))
+        for library in ["Clients/CatalogKit", "Clients/CatalogViewModels"] {
+            for file in try files(under: root.appendingPathComponent(library), withExtension: "swift") {
+                blocks += CodeBlock.inDocumentationComments(try String(contentsOf: file, encoding: .utf8), file: relative(file))
+            }
         }
         return blocks
     }

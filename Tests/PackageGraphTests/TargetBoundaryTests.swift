@@ -54,12 +54,18 @@ struct TargetBoundaryTests {
     @Test("the client library carries no server part")
     func client() throws {
         let graph = try #require(Self.graph)
-        for target in ["CatalogKit", "CatalogCLI", "catalog"] {
+        for target in ["CatalogKit", "CatalogViewModels", "CatalogCLI", "catalog"] {
             let reached = graph.reachable(from: target)
             for forbidden in ["CatalogServices", "CatalogStore", "CatalogStoreSQLite", "CatalogServer", "GRDB"] {
                 #expect(!reached.contains(forbidden), "\(target) reaches \(forbidden)")
             }
         }
+    }
+
+    @Test("the view models depend on the client library only")
+    func viewModels() throws {
+        let graph = try #require(Self.graph)
+        #expect(graph.directDependencies(of: "CatalogViewModels") == ["CatalogKit"])
     }
 
     @Test("the services and the store reach the transport only through the server assembly")

@@ -13,6 +13,8 @@ let package = Package(
         // Package.swift
         .target(name: "MyiOSApp", dependencies: [.product(name: "CatalogKit", package: "catalog"), .product(name: "RPCURLSession", package: "catalog")]),
         // Package.swift
+        .target(name: "Formations", dependencies: [.product(name: "CatalogViewModels", package: "catalog")]),
+        // Package.swift
         .target(name: "MyApp", dependencies: [.product(name: "CatalogKit", package: "catalog")])
     ]
 )
