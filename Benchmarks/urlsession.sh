@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-5} n=${N:-5000} port=${PORT:-50074}
 swift build -c release --product catalogd >&2
 (cd Benchmarks/ClientCalls && swift build -c release >&2)
-tmp=$(mktemp -d); pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null; rm -rf $tmp' EXIT
-.build/release/catalogd --address 127.0.0.1:$port --database $tmp/catalog.sqlite --seed-demo --log-level warning >/dev/null 2>&1 & pid=$!
-for _ in $(seq 150); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+source Benchmarks/lib/processes.sh
+.build/release/catalogd --address 127.0.0.1:$port --database "$tmpdir/catalog.sqlite" --seed-demo --log-level warning \
+  >"$tmpdir/catalogd.log" 2>&1 &
+pids+=($!)
+wait_port "$port" catalogd "$tmpdir/catalogd.log"
 Benchmarks/ClientCalls/.build/release/urlsession-benchmark $port $rounds $n

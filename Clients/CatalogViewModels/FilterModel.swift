@@ -32,7 +32,7 @@ public final class FilterModel {
     /// The revision of the state shown; `nil` until the first state arrived.
     public private(set) var revision: Int64?
     /// How the model is connected to the filter's Watch.
-    public private(set) var connection: ConnectionState = .connecting
+    public private(set) var connection: WatchState = .connecting
     /// Why the last action the server refused was refused (e.g. PERMISSION_DENIED for a
     /// reader's token, NOT_FOUND `unknownOption`); `nil` once an action succeeds or after
     /// ``dismissError()``.

@@ -30,23 +30,17 @@ public struct LoggingInterceptor: ClientInterceptor {
         _ call: ClientCallContext,
         next: (ClientCallContext) async throws(RPCError) -> Output
     ) async throws(RPCError) -> Output {
-        let start = ContinuousClock.now
-        do {
-            let output = try await next(call)
-            logger.log(level: level, "rpc call", metadata: metadata(call, code: .ok, since: start))
-            return output
-        } catch {
-            var metadata = metadata(call, code: error.code, since: start)
+        try await observingEnd(call, next: next) { error, elapsed in
+            let (seconds, attoseconds) = elapsed.components
+            var metadata: Logger.Metadata = [
+                "rpc.method": "\(call.method.path)",
+                "rpc.code": "\((error?.code ?? .ok).name)",
+                "rpc.duration_ms": "\(Double(seconds) * 1000 + Double(attoseconds) / 1e15)",
+            ]
+            guard let error else { return logger.log(level: level, "rpc call", metadata: metadata) }
             metadata["rpc.message"] = "\(error.message)"
             if let reason = error.detail?.reason { metadata["rpc.reason"] = "\(reason)" }
             logger.log(level: failureLevel, "rpc call failed", metadata: metadata)
-            throw error
         }
-    }
-
-    private func metadata(_ call: ClientCallContext, code: StatusCode, since start: ContinuousClock.Instant) -> Logger.Metadata {
-        let elapsed = (ContinuousClock.now - start).components
-        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        return ["rpc.method": "\(call.method.path)", "rpc.code": "\(code.name)", "rpc.duration_ms": "\(milliseconds)"]
     }
 }

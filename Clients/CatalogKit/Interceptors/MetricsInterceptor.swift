@@ -19,22 +19,12 @@ public struct MetricsInterceptor: ClientInterceptor {
         _ call: ClientCallContext,
         next: (ClientCallContext) async throws(RPCError) -> Output
     ) async throws(RPCError) -> Output {
-        let start = ContinuousClock.now
-        do {
-            let output = try await next(call)
-            record(call, code: .ok, since: start)
-            return output
-        } catch {
-            record(call, code: error.code, since: start)
-            throw error
+        try await observingEnd(call, next: next) { error, elapsed in
+            let dimensions = [("method", call.method.path), ("code", (error?.code ?? .ok).name)]
+            let (seconds, attoseconds) = elapsed.components
+            Counter(label: "rpc_client_calls_total", dimensions: dimensions, factory: factory).increment()
+            Timer(label: "rpc_client_duration_seconds", dimensions: dimensions, factory: factory)
+                .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
-    }
-
-    private func record(_ call: ClientCallContext, code: StatusCode, since start: ContinuousClock.Instant) {
-        let dimensions = [("method", call.method.path), ("code", code.name)]
-        Counter(label: "rpc_client_calls_total", dimensions: dimensions, factory: factory).increment()
-        let elapsed = (ContinuousClock.now - start).components
-        Timer(label: "rpc_client_duration_seconds", dimensions: dimensions, factory: factory)
-            .recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
     }
 }

@@ -31,6 +31,18 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
         /// Connected to endpoint `endpoint`.
         case ready(HTTP2ClientConnection, endpoint: Int)
         case closed
+
+        /// What `connectionStates()` says of this state: an idle manager whose last attempt
+        /// failed is in transient failure.
+        var connectionState: ConnectionState {
+            switch self {
+            case .idle(_, _, let lastError?, _): .transientFailure(lastError)
+            case .idle: .idle
+            case .connecting: .connecting
+            case .ready: .ready
+            case .closed: .shutdown
+            }
+        }
     }
 
     /// What a caller does after looking at the state.
@@ -50,7 +62,7 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
     private let backoff: Backoff
     private let state: Mutex<State>
     private let nextWaiterID = Atomic<Int>(0)
-    /// What `connectionStates()` follows; published with each change of `state`.
+    /// What `connectionStates()` follows: `state.connectionState`, published with each change of `state`.
     private let states: ConnectionStateBroadcast
 
     private static let closedError = RPCError(.cancelled, "the client is closed")
@@ -122,7 +134,7 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
         let connection: HTTP2ClientConnection? = state.withLock { state in
             defer {
                 state = .closed
-                states.publish(.shutdown)
+                states.publish(state.connectionState)
             }
             switch state {
             case .ready(let connection, _):
@@ -182,7 +194,7 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
                     return .wait(until: notBefore, lastError: lastError)
                 }
                 state = .connecting(failures: failures, waiters: [:])
-                states.publish(.connecting)
+                states.publish(state.connectionState)
                 return .connect(failures: failures, first: first)
             }
         }
@@ -207,12 +219,11 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
             switch outcome {
             case .connected(let connection):
                 state = .ready(connection, endpoint: endpoint)
-                states.publish(.ready)
             case .failed(let error):
                 let delay = backoff.delay(afterFailures: failures + 1)
                 state = .idle(failures: failures + 1, notBefore: .now + delay, lastError: error, first: first)
-                states.publish(.transientFailure(error))
             }
+            states.publish(state.connectionState)
             return (Array(waiters.values), outcome)
         }
         for waiter in waiters { waiter.resume(returning: result) }
@@ -258,7 +269,7 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
         state.withLock { state in
             guard case .ready(let current, let endpoint) = state, current === connection else { return }
             state = .idle(failures: 0, notBefore: nil, lastError: nil, first: (endpoint + 1) % endpoints.count)
-            states.publish(.idle)
+            states.publish(state.connectionState)
         }
     }
 

@@ -38,7 +38,6 @@ public struct RPCClient: Sendable {
         _ request: Request,
         options: CallOptions = .defaults
     ) async throws(RPCError) -> UnaryResponse<Response> {
-        if interceptors.isEmpty { return try await send(method, request, options: options) }
         return try await interceptors.run(ClientCallContext(method: method.descriptor, options: options)) {
             (call) async throws(RPCError) in try await send(method, request, options: call.options)
         }
@@ -75,7 +74,6 @@ public struct RPCClient: Sendable {
         _ request: Request,
         options: CallOptions = .defaults
     ) async throws(RPCError) -> ResponseStream<Response> {
-        if interceptors.isEmpty { return try await open(method, request, options: options) }
         return try await interceptors.run(ClientCallContext(method: method.descriptor, options: options)) {
             (call) async throws(RPCError) in try await open(method, request, options: call.options)
         }

@@ -2,7 +2,7 @@ import CatalogKit
 
 /// How a ``FilterModel`` is connected to its filter's Watch: what a view shows beside the
 /// filter, e.g. a spinner while `.connecting`, a "reconnecting…" banner, an error to retry from.
-public enum ConnectionState: Sendable, Hashable {
+public enum WatchState: Sendable, Hashable {
     /// ``FilterModel/run()`` has not received the first event yet (or has not started).
     case connecting
     /// The Watch delivers the filter's changes: what the model shows is current.
