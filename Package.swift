@@ -1,10 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
-// Where CatalogKit has its HTTP/2 connections (RPCHTTP2: libnghttp2 and SwiftNIO's POSIX
+// Where CatalogKit has its HTTP/2 connections (RPCHTTP2Client: libnghttp2 and SwiftNIO's POSIX
 // sockets). `CATALOGKIT_WITHOUT_HTTP2=1` leaves them out on Linux as well, so that
-// scripts/check-client-core.sh builds CatalogKit as it builds for iOS.
+// scripts/check-client-builds.sh builds CatalogKit as it builds for iOS.
 let http2ClientPlatforms: [Platform] =
     ProcessInfo.processInfo.environment["CATALOGKIT_WITHOUT_HTTP2"] == nil ? [.linux, .macOS] : [.macOS]
 
@@ -13,7 +13,10 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "RPCCore", targets: ["RPCCore"]),
+        // The server, and the client's connections through RPCHTTP2Client.
         .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
+        // The client's HTTP/2 connections alone: no server code, no ServiceLifecycle.
+        .library(name: "RPCHTTP2Client", targets: ["RPCHTTP2Client"]),
         // Spans of calls on both sides through swift-distributed-tracing.
         .library(name: "RPCTracing", targets: ["RPCTracing"]),
         // A ClientTransport over URLSession speaking Connect: no C library, no NIO (Apple platforms).
@@ -28,6 +31,13 @@ let package = Package(
         .executable(name: "catalog", targets: ["catalog"]),
         // For the libFuzzer package in Fuzz/ only.
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
+    ],
+    traits: [
+        // TLS for the client's connections (NIOSSL, which builds BoringSSL). A package whose
+        // client connects over cleartext only leaves it out: `.package(..., traits: [])`.
+        // The server always has TLS.
+        .trait(name: "ClientTLS", description: "TLS for CatalogKit's and RPCHTTP2Client's connections (NIOSSL)."),
+        .default(enabledTraits: ["ClientTLS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -61,12 +71,47 @@ let package = Package(
         .target(
             name: "RPCCore"
         ),
+        // What both ends of an HTTP/2 connection share: the nghttp2 session, message framing
+        // and compression, request and response bodies.
         .target(
-            name: "RPCHTTP2",
+            name: "RPCHTTP2Core",
             dependencies: [
                 "RPCCore",
                 "CNGHTTP2",
                 "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // Certificate files and TLS failures in words, for the client and the server.
+        .target(
+            name: "RPCHTTP2TLS",
+            dependencies: [
+                "RPCHTTP2Core",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "RPCHTTP2Client",
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2Core",
+                .target(name: "RPCHTTP2TLS", condition: .when(traits: ["ClientTLS"])),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["ClientTLS"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["ClientTLS"])),
+            ]
+        ),
+        .target(
+            name: "RPCHTTP2",
+            dependencies: [
+                "RPCCore",
+                "RPCHTTP2Core",
+                "RPCHTTP2Client",
+                "RPCHTTP2TLS",
+                "CNGHTTP2",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
@@ -179,7 +224,7 @@ let package = Package(
                 // The HTTP/2 connections of `CatalogClient.connect`, where libnghttp2 and
                 // SwiftNIO's POSIX sockets are; elsewhere (iOS) a client takes a transport,
                 // such as RPCURLSession's.
-                .target(name: "RPCHTTP2", condition: .when(platforms: http2ClientPlatforms)),
+                .target(name: "RPCHTTP2Client", condition: .when(platforms: http2ClientPlatforms)),
                 "RPCCore", "CatalogAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -275,6 +320,7 @@ let package = Package(
             dependencies: [
                 "RPCCore",
                 "RPCHTTP2",
+                "RPCHTTP2Core",
                 "CatalogAPI",
                 "CatalogServices",
                 "CatalogStore",
@@ -333,6 +379,8 @@ let package = Package(
                 "TestSupport",
                 "RPCCore",
                 "RPCHTTP2",
+                "RPCHTTP2Client",
+                "RPCHTTP2Core",
                 "RPCTracing",
                 "ChildProcess",
                 "TestCertificates",

@@ -2,13 +2,14 @@
 # test.sh [swift test args...]: sets up the machine, builds everything including the tests (and
 # so every Swift example of the documentation, Tests/DocumentationExamples), builds the client
 # libraries' DocC documentation failing on any warning (scripts/docs.sh), builds the client
-# library without its HTTP/2 transport as it builds for iOS (scripts/check-client-core.sh),
+# library without its HTTP/2 transport as it builds for iOS, and over cleartext HTTP/2 without
+# TLS (scripts/check-client-builds.sh),
 # then runs every test suite with `swift test`, then the tests of the example app package
 # (Examples/FormationsApp, which depends on this one by path), the soak test (SoakTests) on its
 # own afterwards so that its load does not slow the other suites, then fuzzes the deframer and
 # request decoding, then a whole server connection, for FUZZ_SECONDS each (default 60;
 # scripts/fuzz.sh). Extra arguments go to `swift test` and skip the documentation, the
-# iOS-style build, the example package, the soak and the fuzzing, e.g.
+# lean client builds, the example package, the soak and the fuzzing, e.g.
 # `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
@@ -50,8 +51,8 @@ if [ $# -gt 0 ]; then
 fi
 echo "== DocC documentation of CatalogKit and CatalogViewModels"
 scripts/docs.sh
-echo "== CatalogKit and RPCURLSession without the HTTP/2 transport, as for iOS"
-scripts/check-client-core.sh
+echo "== CatalogKit without HTTP/2 (as for iOS), and over cleartext HTTP/2 without TLS"
+scripts/check-client-builds.sh
 echo "== swift test"
 run_tests --skip SoakTests
 echo "== swift test --package-path Examples/FormationsApp"

@@ -1,7 +1,7 @@
 import RPCCore
 
-#if canImport(RPCHTTP2)
-import RPCHTTP2
+#if canImport(RPCHTTP2Client)
+import RPCHTTP2Client
 #endif
 
 extension CatalogClient {
@@ -16,7 +16,7 @@ extension CatalogClient {
     /// let catalog = try await CatalogClient.connect(port: 50051, configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
-#if canImport(RPCHTTP2)
+#if canImport(RPCHTTP2Client)
         /// The HTTP/2 connection: connect timeout, keepalive, message and window sizes, and
         /// `tls` (a `ClientTLS`: CA file, server name, client certificate; `insecure` for tests
         /// only). Default `HTTP2ClientConfiguration.defaults` (10 s connect timeout, a
@@ -55,7 +55,7 @@ extension CatalogClient {
         /// ```
         public var interceptors: [any ClientInterceptor] = []
 
-#if canImport(RPCHTTP2)
+#if canImport(RPCHTTP2Client)
         /// How messages travel: `.json` (the default, `application/grpc`) or `.cbor`
         /// (`application/grpc+cbor`, smaller). What the calls return is the same. It is
         /// `connection.contentType`.

@@ -1,6 +1,6 @@
-#if canImport(RPCHTTP2)
+#if canImport(RPCHTTP2Client)
 import RPCCore
-import RPCHTTP2
+import RPCHTTP2Client
 
 // The HTTP/2 connections of a CatalogClient (libnghttp2 over SwiftNIO): where that transport
 // builds (Linux, macOS). Elsewhere (iOS) a client is made with `init(transport:)`, e.g. over

@@ -43,8 +43,8 @@
 @_exported import struct RPCCore.StatusCode
 @_exported import struct RPCCore.UnaryResponse
 
-#if canImport(RPCHTTP2)
-@_exported import struct RPCHTTP2.CertificateFiles
-@_exported import struct RPCHTTP2.ClientTLS
-@_exported import struct RPCHTTP2.HTTP2ClientConfiguration
+#if canImport(RPCHTTP2Client)
+@_exported import struct RPCHTTP2Client.CertificateFiles
+@_exported import struct RPCHTTP2Client.ClientTLS
+@_exported import struct RPCHTTP2Client.HTTP2ClientConfiguration
 #endif

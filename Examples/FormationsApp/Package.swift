@@ -8,7 +8,7 @@ let package = Package(
     name: "FormationsApp",
     // Declared for macOS, where its tests run as on Linux. On iOS, CatalogKit builds without
     // its HTTP/2 transport and an app calls the catalog over URLSessionTransport (see
-    // docs/client.md); that build is checked by scripts/check-client-core.sh, not here.
+    // docs/client.md); that build is checked by scripts/check-client-builds.sh, not here.
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FormationsApp", targets: ["FormationsApp"]),

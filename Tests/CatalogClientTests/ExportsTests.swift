@@ -18,8 +18,8 @@ struct ExportsTests {
         #expect(
             reexported.map { String(reflecting: $0) } == [
                 "RPCCore.CallOptions", "RPCCore.CompressionAlgorithm", "RPCCore.ErrorDetail", "RPCCore.JSONValue", "RPCCore.Metadata",
-                "RPCCore.RPCError", "RPCCore.StatusCode", "RPCHTTP2.CertificateFiles", "RPCHTTP2.ClientTLS",
-                "RPCHTTP2.HTTP2ClientConfiguration",
+                "RPCCore.RPCError", "RPCCore.StatusCode", "RPCHTTP2Core.CertificateFiles", "RPCHTTP2Client.ClientTLS",
+                "RPCHTTP2Client.HTTP2ClientConfiguration",
             ])
         #expect(String(reflecting: (any ClientTransport).self) == "RPCCore.ClientTransport", "what `CatalogClient(transport:)` takes")
         let messages: [Any.Type] = [CatalogKit.Category.self, CatalogKit.Item.self, FilterState.self, FilterEvent.self, ListItemsResponse.self]

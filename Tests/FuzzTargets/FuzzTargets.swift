@@ -1,6 +1,7 @@
 import CatalogAPI
 import RPCCore
 import RPCHTTP2
+import RPCHTTP2Core
 
 /// What the fuzzer (`Fuzz/`, libFuzzer) and the corpus regression tests feed our parsers.
 ///

@@ -5,6 +5,8 @@ import Foundation
 struct PackageGraph {
     /// Each target's direct dependencies.
     var targets: [String: Set<String>]
+    /// The dependencies that only a trait brings in, by target: the traits that do.
+    var traitConditions: [String: [String: Set<String>]]
     /// The names of the products.
     var products: Set<String>
 
@@ -36,20 +38,33 @@ struct PackageGraph {
     init(manifestJSON: Data) throws {
         let manifest = try JSONDecoder().decode(Manifest.self, from: manifestJSON)
         targets = Dictionary(uniqueKeysWithValues: manifest.targets.map { ($0.name, Set($0.dependencies.compactMap(\.name))) })
+        traitConditions = Dictionary(uniqueKeysWithValues: manifest.targets.map { target in
+            (target.name, Dictionary(target.dependencies.compactMap { dependency in
+                dependency.name.flatMap { name in dependency.traits.map { (name, $0) } }
+            }, uniquingKeysWith: { $0.union($1) }))
+        })
         products = Set(manifest.products.map(\.name))
     }
 
     func directDependencies(of target: String) -> Set<String> { targets[target] ?? [] }
 
-    /// Every target and product `target` depends on, directly or through its own targets.
-    func reachable(from target: String) -> Set<String> {
+    /// Every target and product `target` depends on, directly or through its own targets;
+    /// with `traits`, only the dependencies those enabled traits bring in besides the
+    /// unconditional ones (`nil`: every dependency, whatever its condition).
+    func reachable(from target: String, traits: Set<String>? = nil) -> Set<String> {
         var reached: Set<String> = []
-        var pending = Array(directDependencies(of: target))
+        var pending = Array(directDependencies(of: target, traits: traits))
         while let next = pending.popLast() {
             guard reached.insert(next).inserted else { continue }
-            pending += directDependencies(of: next)
+            pending += directDependencies(of: next, traits: traits)
         }
         return reached
+    }
+
+    private func directDependencies(of target: String, traits: Set<String>?) -> Set<String> {
+        guard let traits else { return directDependencies(of: target) }
+        let conditions = traitConditions[target] ?? [:]
+        return directDependencies(of: target).filter { conditions[$0].map { !$0.isDisjoint(with: traits) } ?? true }
     }
 }
 
@@ -75,6 +90,8 @@ private struct Manifest: Decodable {
     /// `{"byName": ["X", null]}`, `{"target": ["X", null]}` or `{"product": ["X", "package", null, null]}`.
     struct Dependency: Decodable {
         var name: String?
+        /// The traits that bring it in, when a condition names some.
+        var traits: Set<String>?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Kind.self)
@@ -83,6 +100,19 @@ private struct Manifest: Decodable {
             }
             var values = try container.nestedUnkeyedContainer(forKey: kind)
             name = try values.decodeNil() ? nil : values.decode(String.self)
+            // The condition comes last: `{"platformNames": [...], "traits": [...]}` or null.
+            while !values.isAtEnd {
+                if try values.decodeNil() { continue }
+                if let condition = try? values.decode(Condition.self) {
+                    traits = condition.traits.flatMap { $0.isEmpty ? nil : Set($0) }
+                } else {
+                    _ = try? values.decode(String.self)
+                }
+            }
+        }
+
+        struct Condition: Decodable {
+            var traits: [String]?
         }
 
         struct Kind: CodingKey {

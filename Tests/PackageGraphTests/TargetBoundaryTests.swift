@@ -62,6 +62,20 @@ struct TargetBoundaryTests {
         }
     }
 
+    @Test("the client's HTTP/2 connections carry no server code, and TLS only with the ClientTLS trait")
+    func http2Client() throws {
+        let graph = try #require(Self.graph)
+        for target in ["RPCHTTP2Client", "CatalogKit"] {
+            let reached = graph.reachable(from: target)
+            for forbidden in ["RPCHTTP2", "ServiceLifecycle", "NIOHTTP1", "CatalogServer"] {
+                #expect(!reached.contains(forbidden), "\(target) reaches \(forbidden)")
+            }
+            #expect(reached.isSuperset(of: ["RPCHTTP2Client", "NIOSSL"].filter { $0 != target }), "\(target): \(reached.sorted())")
+            let withoutTLS = graph.reachable(from: target, traits: [])
+            #expect(withoutTLS.isDisjoint(with: ["NIOSSL", "NIOTLS", "RPCHTTP2TLS"]), "\(target) without ClientTLS: \(withoutTLS.sorted())")
+        }
+    }
+
     @Test("the view models depend on the client library only")
     func viewModels() throws {
         let graph = try #require(Self.graph)

@@ -2,6 +2,7 @@ import RPCCore
 import Testing
 
 @testable import RPCHTTP2
+@testable import RPCHTTP2Client
 
 /// What a connection holds for unfinished calls stays within its budget and the server's: past
 /// it, the largest calls end RESOURCE_EXHAUSTED (reason `bufferBudgetExceeded`) and new ones

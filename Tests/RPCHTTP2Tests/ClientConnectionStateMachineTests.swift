@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RPCHTTP2
+@testable import RPCHTTP2Client
 
 @Suite("Client connection state machine")
 struct ClientConnectionStateMachineTests {

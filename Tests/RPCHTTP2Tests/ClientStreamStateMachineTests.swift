@@ -2,6 +2,8 @@ import RPCCore
 import Testing
 
 @testable import RPCHTTP2
+@testable import RPCHTTP2Client
+@testable import RPCHTTP2Core
 
 @Suite("Client stream state machine")
 struct ClientStreamStateMachineTests {

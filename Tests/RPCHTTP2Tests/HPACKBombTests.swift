@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RPCHTTP2
+@testable import RPCHTTP2Core
 
 /// A header block that decodes to far more than the header-list limit (an HPACK bomb) ends
 /// its connection before nghttp2 decodes the rest of it.

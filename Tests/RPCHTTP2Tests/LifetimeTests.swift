@@ -5,6 +5,7 @@ import RPCCore
 import Testing
 
 @testable import RPCHTTP2
+@testable import RPCHTTP2Client
 
 @Suite("Finished calls and closed connections are freed")
 struct LifetimeTests {

@@ -2,6 +2,7 @@ import RPCCore
 import Testing
 
 @testable import RPCHTTP2
+@testable import RPCHTTP2Core
 
 @Suite("OutboundBody: framed messages read out in pieces of any size")
 struct OutboundBodyTests {

@@ -3,6 +3,7 @@ import RPCCore
 import RPCHTTP2
 import Synchronization
 import Testing
+@testable import RPCHTTP2Core
 
 /// Server streams served by a pulled `ResponseSource` (no task per stream). Volume and a
 /// slow reader are covered with the task-written streams in `EndToEndTests`.

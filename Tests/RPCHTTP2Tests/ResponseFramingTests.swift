@@ -4,6 +4,7 @@ import RPCCore
 import Testing
 
 @testable import RPCHTTP2
+@testable import RPCHTTP2Core
 
 /// Each protocol's decisions about a response, without sockets: heads, envelopes, ends,
 /// and Connect's statuses and error JSON.

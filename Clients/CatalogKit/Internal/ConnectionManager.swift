@@ -1,6 +1,6 @@
-#if canImport(RPCHTTP2)
+#if canImport(RPCHTTP2Client)
 import RPCCore
-import RPCHTTP2
+import RPCHTTP2Client
 import Synchronization
 
 /// Owns the client's one HTTP/2 connection: opens every call on it, and replaces it when it

@@ -1,4 +1,5 @@
 import NIOCore
+import RPCHTTP2Core
 import RPCCore
 
 /// One call on a connection's event loop, whatever the protocol: its request headers,

@@ -1,4 +1,5 @@
 import NIOCore
+import RPCHTTP2Core
 import Synchronization
 
 /// Runs the server's connections that have calls to run, and counts the calls a shutdown cut.

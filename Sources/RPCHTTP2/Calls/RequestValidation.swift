@@ -1,4 +1,5 @@
 import RPCCore
+import RPCHTTP2Core
 
 /// Decides, from a request's header list alone, whether a call can start: its protocol's
 /// checks (gRPC, gRPC-Web or Connect, chosen by the content type), then the router's

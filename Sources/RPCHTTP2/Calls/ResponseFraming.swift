@@ -1,4 +1,5 @@
 import RPCCore
+import RPCHTTP2Core
 
 /// How one call's response goes on the wire, by the protocol its content type selects: its
 /// head, each message, and its end. A value with no I/O, the same over HTTP/1.1 and HTTP/2,

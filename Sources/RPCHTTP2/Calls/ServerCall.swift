@@ -1,4 +1,5 @@
 import NIOCore
+import RPCHTTP2Core
 import RPCCore
 
 /// The handler-facing side of a call that runs as a task of its connection's

@@ -1,3 +1,5 @@
+import RPCHTTP2Core
+
 /// Watches the frames a peer sends for floods that nghttp2 1.52 does not stop by itself:
 /// rapid RST_STREAM, PING and SETTINGS floods, endless CONTINUATION frames, frames that
 /// carry nothing, and WINDOW_UPDATE frames the server's DATA never called for.

@@ -1,3 +1,5 @@
+import RPCHTTP2Core
+
 /// What a connection remembers of the streams its client opened, to judge a HEADERS frame on
 /// a stream that is not open (RFC 9113 §5.1, §5.1.1), which nghttp2 1.52 silently ignores:
 /// - on an id above every one used so far, it opens a new stream;

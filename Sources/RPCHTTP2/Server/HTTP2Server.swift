@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import RPCHTTP2Core
 import NIOPosix
 import NIOSSL
 import RPCCore

@@ -1,4 +1,5 @@
 import RPCCore
+import RPCHTTP2Core
 
 /// What nghttp2 reports of the connection: frames, header fields, request bodies and closed streams.
 extension ServerConnectionHandler: NGHTTP2SessionDelegate {

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import RPCHTTP2Core
 import RPCCore
 
 /// Keepalive, the idle timeout, graceful shutdown and the end of refused connections.

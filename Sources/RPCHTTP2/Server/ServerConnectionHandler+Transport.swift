@@ -1,4 +1,5 @@
 import RPCCore
+import RPCHTTP2Core
 
 /// What the connection's calls ask of HTTP/2: heads, trailers and resets through nghttp2.
 extension ServerConnectionHandler: CallTransport {

@@ -1,6 +1,7 @@
 import CNGHTTP2
 import Logging
 import NIOCore
+import RPCHTTP2Core
 import RPCCore
 
 /// Serves one HTTP/2 connection: owns its nghttp2 session and is the HTTP/2 front end of the

@@ -1,4 +1,5 @@
 import NIOSSL
+import RPCHTTP2TLS
 import Synchronization
 
 /// TLS for an `HTTP2Server`: its certificate and key from PEM files, TLS 1.2 or later, ALPN

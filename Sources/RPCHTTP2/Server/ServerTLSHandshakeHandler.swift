@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import RPCHTTP2TLS
 import NIOTLS
 
 /// Guards a TLS connection until its handshake is done, behind the `NIOSSLServerHandler`:

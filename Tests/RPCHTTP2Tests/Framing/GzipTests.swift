@@ -3,6 +3,7 @@ import Testing
 
 @testable import RPCHTTP2
 import TestSupport
+@testable import RPCHTTP2Core
 
 @Suite("Gzip")
 struct GzipTests {

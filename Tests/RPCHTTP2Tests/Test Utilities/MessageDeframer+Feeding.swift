@@ -1,5 +1,6 @@
 import RPCCore
 import RPCHTTP2
+@testable import RPCHTTP2Core
 
 extension MessageDeframer {
     /// Appends each chunk and drains every complete message after each append, the way a

@@ -1,0 +1,109 @@
+import RPCCore
+
+/// A call's received body: reassembles messages as the call's protocol frames them, hands them
+/// to their reader, and withholds flow-control credit while the reader lags. Used on the event
+/// loop.
+package struct InboundBody {
+    /// How the request's messages are framed.
+    package enum Shape {
+        /// Enveloped messages (gRPC, gRPC-Web, Connect streaming).
+        case envelopes
+        /// Enveloped messages in base64 (gRPC-Web text).
+        case base64Envelopes
+        /// The whole body is the one message (Connect unary), compressed with `compression`.
+        case wholeBody(CompressionAlgorithm)
+    }
+
+    private var deframer: MessageDeframer
+    private let shape: Shape
+    /// Base64 characters of an incomplete group (gRPC-Web text).
+    private var pendingText: [UInt8] = []
+    /// A Connect unary body as it arrives.
+    private var body: [UInt8] = []
+    private let maxMessageSize: Int
+    private var withheldBytes = 0
+    /// Messages delivered so far.
+    package private(set) var messageCount = 0
+
+    /// Bytes received but not yet made into messages.
+    package var bufferedByteCount: Int { deframer.bufferedByteCount + pendingText.count + body.count }
+
+    package init(_ shape: Shape, maxMessageSize: Int, compression: CompressionAlgorithm) {
+        self.shape = shape
+        self.maxMessageSize = maxMessageSize
+        self.deframer = MessageDeframer(maxMessageSize: maxMessageSize, compression: compression)
+    }
+
+    /// Takes body bytes and `deliver`s the messages they complete; returns the credit to give
+    /// back now (none while unread messages pile up: `deliver` returns whether they do).
+    /// Throws the status the call ends with.
+    package mutating func receive(_ bytes: UnsafeRawBufferPointer, deliver: ([UInt8]) -> Bool) throws(RPCError) -> Int {
+        switch shape {
+        case .envelopes:
+            try deframer.append(bytes)
+        case .base64Envelopes:
+            try deframer.append(try decodeText(bytes))
+        case .wholeBody:
+            guard body.count + bytes.count <= maxMessageSize else { throw Self.tooLarge(body.count + bytes.count, maxMessageSize) }
+            body.append(contentsOf: bytes)
+            return bytes.count
+        }
+        var backlog = false
+        while let message = try deframer.next() {
+            messageCount += 1
+            backlog = deliver(message) || backlog
+        }
+        guard backlog else { return bytes.count }
+        withheldBytes += bytes.count
+        return 0
+    }
+
+    /// Takes a whole-body message that came without a body (Connect's GET form).
+    package mutating func preload(_ message: [UInt8]) {
+        body = message
+    }
+
+    /// Credit withheld while the reader was behind; called once it caught up.
+    package mutating func takeWithheldBytes() -> Int {
+        defer { withheldBytes = 0 }
+        return withheldBytes
+    }
+
+    /// The body ended: checks that it did not end inside a message, and delivers a whole-body message.
+    package mutating func end(deliver: ([UInt8]) -> Bool) throws(RPCError) {
+        switch shape {
+        case .envelopes, .base64Envelopes:
+            if !pendingText.isEmpty {
+                throw RPCError(.invalidArgument, "the request body ended inside a base64 group")
+            }
+            try deframer.checkEndOfStream()
+        case .wholeBody(let compression):
+            var message = body
+            body = []
+            if compression == .gzip { message = try Gzip.decompress(message, limit: maxMessageSize) }
+            messageCount += 1
+            _ = deliver(message)
+        }
+    }
+
+    /// The bytes that complete groups of four base64 characters, decoded.
+    private mutating func decodeText(_ bytes: UnsafeRawBufferPointer) throws(RPCError) -> [UInt8] {
+        pendingText.append(contentsOf: bytes.lazy.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") })
+        let whole = pendingText.count / 4 * 4
+        guard whole > 0 else { return [] }
+        var decoded = [UInt8]()
+        decoded.reserveCapacity(whole / 4 * 3)
+        for start in stride(from: 0, to: whole, by: 4) {
+            guard let group = Base64.decode(String(decoding: pendingText[start..<start + 4], as: UTF8.self)) else {
+                throw RPCError(.invalidArgument, "the request body is not base64 (gRPC-Web text)")
+            }
+            decoded.append(contentsOf: group)
+        }
+        pendingText.removeFirst(whole)
+        return decoded
+    }
+
+    private static func tooLarge(_ size: Int, _ limit: Int) -> RPCError {
+        RPCError(.resourceExhausted, "message of \(size) bytes or more is larger than the limit of \(limit) bytes")
+    }
+}
