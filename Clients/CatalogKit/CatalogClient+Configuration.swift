@@ -20,8 +20,9 @@ extension CatalogClient {
         /// The HTTP/2 connection: connect timeout, keepalive, message and window sizes, and
         /// `tls` (a `ClientTLS`: CA file, server name, client certificate; `insecure` for tests
         /// only). Default `HTTP2ClientConfiguration.defaults` (10 s connect timeout, a
-        /// keepalive PING after 60 s of silence, closed when unanswered for 20 s, cleartext).
-        public var connection: HTTP2ClientConfiguration = .defaults
+        /// keepalive PING after 60 s of silence, closed when unanswered for 20 s, cleartext),
+        /// with the catalog's `errorDetailNames`.
+        public var connection: HTTP2ClientConfiguration = .catalogDefaults
 #endif
         /// Options every call starts from; a call's own options are laid over them (see
         /// `CallOptions.merged(over:)`). Their timeout bounds each unary and raw call that does
@@ -88,3 +89,14 @@ extension CatalogClient {
         case cbor
     }
 }
+
+#if canImport(RPCHTTP2Client)
+extension HTTP2ClientConfiguration {
+    /// The defaults, reading the catalog's error details.
+    fileprivate static var catalogDefaults: HTTP2ClientConfiguration {
+        var configuration = HTTP2ClientConfiguration.defaults
+        configuration.errorDetailNames = .catalog
+        return configuration
+    }
+}
+#endif

@@ -36,6 +36,8 @@ public final class CatalogServerApp: Service, Sendable {
         self.store = store
         var router = Router.catalog(store: store, health: health, filters: filters)
         router.authorizer = authorizer
+        var configuration = configuration
+        configuration.errorDetailNames = .catalog
         self.server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     }
 

@@ -145,6 +145,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             maxHeaderListSize: ClientStream.maxHeaderListSize
         )
         state.machine.requestCodec = requestCodec
+        state.machine.detailTrailer = configuration.errorDetailNames.trailer
         guard let id = session.submitRequest(headers: headers) else {
             throw RPCError(.unavailable, "the connection cannot open more streams")
         }

@@ -27,6 +27,8 @@ extension ClientStream {
         private(set) var requestEnded = false
         /// The codec of the request's content type (`json`, `cbor`): messages in another fail the call.
         var requestCodec: String?
+        /// The trailer that carries the error detail (`HTTP2ClientConfiguration.errorDetailNames`).
+        var detailTrailer = ErrorDetailNames.generic.trailer
 
         /// Whether the caller has the call's outcome.
         var isFinished: Bool { response == .ended }
@@ -60,7 +62,7 @@ extension ClientStream {
             case .receivingMessages:
                 guard endStream else { return .none }
                 response = .ended
-                return .end(initialMetadata: nil, trailers: ResponseTrailers(headerFields: headers.fields))
+                return .end(initialMetadata: nil, trailers: ResponseTrailers(headerFields: headers.fields, detailTrailer: detailTrailer))
             case .awaitingHeaders:
                 // A trailers-only answer carries no message, so its codec does not matter.
                 if let error = Self.responseError(headers, requestCodec: endStream ? nil : requestCodec) {
@@ -81,7 +83,7 @@ extension ClientStream {
                     return .receiveMessages(initialMetadata: initialMetadata, compression: compression)
                 }
                 response = .ended
-                return .end(initialMetadata: initialMetadata, trailers: ResponseTrailers(headerFields: headers.fields))
+                return .end(initialMetadata: initialMetadata, trailers: ResponseTrailers(headerFields: headers.fields, detailTrailer: detailTrailer))
             }
         }
 

@@ -1,3 +1,5 @@
+import RPCCore
+
 /// Settings of an `HTTP2ClientConnection`.
 public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// Largest response message in bytes, before and after decompression. Default 4 MiB.
@@ -20,6 +22,9 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// `application/grpc` (JSON), which every gRPC server accepts; `application/grpc+cbor` for
     /// CBOR.
     public var contentType: String
+    /// The trailer that carries an error's ``ErrorDetail``: the one the service's server names.
+    /// Default ``ErrorDetailNames/generic``.
+    public var errorDetailNames: ErrorDetailNames = .generic
     /// TLS with ALPN `h2`, verifying the server's certificate; `nil` connects over cleartext
     /// HTTP/2 with prior knowledge. Default `nil`. A build without the package's `ClientTLS`
     /// trait has no TLS: connecting with this set fails.

@@ -10,24 +10,21 @@ struct ConnectErrorBody: Decodable, Sendable {
 
     struct Detail: Decodable, Sendable {
         var type: String?
-        /// Unpadded base64 of the detail's bytes; for `catalog.v1.ErrorInfo` the JSON of an
-        /// `ErrorDetail`, as the `catalog-error-bin` trailer carries it.
+        /// Unpadded base64 of the detail's bytes; for the service's detail type the JSON of an
+        /// `ErrorDetail`, as its gRPC trailer carries it.
         var value: String?
     }
 
-    /// The type name the contract gives its error detail among Connect's `details`.
-    static let detailType = "catalog.v1.ErrorInfo"
-
-    /// The error this object stands for, with `metadata`; a code missing or not Connect's
-    /// becomes `fallback`.
-    func rpcError(fallback: StatusCode, metadata: Metadata) -> RPCError {
+    /// The error this object stands for, with `metadata` and the detail of type `detailType`;
+    /// a code missing or not Connect's becomes `fallback`.
+    func rpcError(fallback: StatusCode, metadata: Metadata, detailType: String) -> RPCError {
         let code = code.flatMap(ConnectCode.statusCode(named:)) ?? fallback
-        return RPCError(code, message ?? "", detail: errorDetail, metadata: metadata)
+        return RPCError(code, message ?? "", detail: errorDetail(ofType: detailType), metadata: metadata)
     }
 
-    /// The contract's detail, from the first `catalog.v1.ErrorInfo` that decodes.
-    private var errorDetail: ErrorDetail? {
-        for detail in details ?? [] where detail.type == Self.detailType {
+    /// The service's detail, from the first of type `type` that decodes.
+    private func errorDetail(ofType type: String) -> ErrorDetail? {
+        for detail in details ?? [] where detail.type == type {
             guard let value = detail.value, let bytes = Base64.decode(value) else { continue }
             if let decoded = try? JSONCodec.shared.decode(ErrorDetail.self, from: bytes) { return decoded }
         }
@@ -37,10 +34,10 @@ struct ConnectErrorBody: Decodable, Sendable {
     /// The error of a unary answer (or of a stream refused before it began) with HTTP status
     /// `httpStatus` and body `body`: the Connect error it holds, or, when it holds none, the
     /// code of the HTTP status with the status and the start of the body as its message.
-    static func error(httpStatus: Int, body: [UInt8], metadata: Metadata) -> RPCError {
+    static func error(httpStatus: Int, body: [UInt8], metadata: Metadata, detailType: String) -> RPCError {
         let fallback = ConnectCode.statusCode(httpStatus: httpStatus)
         if let object = try? JSONCodec.shared.decode(ConnectErrorBody.self, from: body), object.code != nil {
-            return object.rpcError(fallback: fallback, metadata: metadata)
+            return object.rpcError(fallback: fallback, metadata: metadata, detailType: detailType)
         }
         let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
         let message = "HTTP status \(httpStatus) without a Connect error" + (excerpt.isEmpty ? "" : ": \(excerpt)")

@@ -20,6 +20,8 @@ extension URLSessionCall {
         /// A unary answer's body, or the body of an error, as it arrives.
         private var body: [UInt8] = []
         private let maxMessageSize: Int
+        /// The Connect `type` of the service's error detail.
+        private let detailType: String
         private var envelopes: EnvelopeReader
         /// Messages received and not yet taken by `receive`.
         private var messages: [[UInt8]] = []
@@ -30,9 +32,10 @@ extension URLSessionCall {
         /// The `receive` waiting for a message or the end.
         private var waiter: CheckedContinuation<Void, Never>?
 
-        init(streaming: Bool, maxMessageSize: Int) {
+        init(streaming: Bool, maxMessageSize: Int, detailType: String) {
             self.streaming = streaming
             self.maxMessageSize = maxMessageSize
+            self.detailType = detailType
             self.envelopes = EnvelopeReader(maxPayloadSize: maxMessageSize)
         }
 
@@ -117,7 +120,7 @@ extension URLSessionCall {
             }
             guard head.status == 200 else {
                 trailingMetadata = head.trailerMetadata
-                return end(.failed(ConnectErrorBody.error(httpStatus: head.status, body: body, metadata: head.trailerMetadata)))
+                return end(.failed(ConnectErrorBody.error(httpStatus: head.status, body: body, metadata: head.trailerMetadata, detailType: detailType)))
             }
             guard head.contentType == contentType else {
                 return end(.failed(Self.wrongContentType(head, expecting: contentType)))
@@ -148,7 +151,7 @@ extension URLSessionCall {
             let metadata = message.trailingMetadata
             trailingMetadata = metadata
             guard let error = message.error else { return end(.ok) }
-            return end(.failed(error.rpcError(fallback: .unknown, metadata: metadata)))
+            return end(.failed(error.rpcError(fallback: .unknown, metadata: metadata, detailType: detailType)))
         }
 
         /// Ends the call with `outcome` unless it has ended. Drops the messages not yet taken

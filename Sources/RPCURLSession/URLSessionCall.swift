@@ -25,14 +25,18 @@ final class URLSessionCall: ClientCallStream, Sendable {
     private let deadline: ContinuousClock.Instant?
     private let state: Mutex<State>
 
-    init(method: MethodDescriptor, options: CallOptions, codec: URLSessionTransport.Codec, baseURL: URL, session: TransportSession) {
+    init(
+        method: MethodDescriptor, options: CallOptions, codec: URLSessionTransport.Codec, baseURL: URL, session: TransportSession,
+        errorDetailNames: ErrorDetailNames
+    ) {
         self.method = method
         self.options = options
         self.codec = codec
         self.baseURL = baseURL
         self.session = session
         self.deadline = options.timeout.map { .now + $0 }
-        self.state = Mutex(State(streaming: method.kind.serverStreaming, maxMessageSize: Self.maxMessageSize))
+        self.state = Mutex(State(
+            streaming: method.kind.serverStreaming, maxMessageSize: Self.maxMessageSize, detailType: errorDetailNames.connectType))
     }
 
     /// Starts the clock of the call's deadline, if it has one.

@@ -12,8 +12,8 @@ import FoundationNetworking
 /// Unary calls are Connect unary POSTs whose body is the bare message; server-streaming calls
 /// (a Watch) are Connect streams of envelopes read as they arrive. Client-streaming and
 /// bidirectional calls fail with UNIMPLEMENTED: over HTTP/1.1 a request must end before
-/// its answer begins. Errors arrive as the same `RPCError` as over gRPC, with the contract's
-/// detail, and a server that cannot be reached is UNAVAILABLE.
+/// its answer begins. Errors arrive as the same `RPCError` as over gRPC, with the detail of the
+/// type `errorDetailNames` names, and a server that cannot be reached is UNAVAILABLE.
 ///
 /// A call's deadline is sent as `connect-timeout-ms` and also kept here: a call whose server
 /// does not answer ends with DEADLINE_EXCEEDED at its deadline. Cancelling a call cancels its
@@ -31,6 +31,8 @@ public struct URLSessionTransport: ClientTransport {
     public let baseURL: URL
     /// How messages are encoded.
     public let codec: Codec
+    /// The names of the service's error details, of which this transport reads the Connect type.
+    public let errorDetailNames: ErrorDetailNames
     private let session: TransportSession
 
     /// A transport whose calls go to `baseURL`.
@@ -41,9 +43,15 @@ public struct URLSessionTransport: ClientTransport {
     ///   - codec: `.json` (the default) or `.cbor`.
     ///   - configuration: The URLSession's configuration, read once: its timeouts, cookies,
     ///     proxies and connection limits. Default `.default`.
-    public init(baseURL: URL, codec: Codec = .json, configuration: URLSessionConfiguration = .default) {
+    ///   - errorDetailNames: The names the service gives its error details. Default
+    ///     `ErrorDetailNames.generic`.
+    public init(
+        baseURL: URL, codec: Codec = .json, configuration: URLSessionConfiguration = .default,
+        errorDetailNames: ErrorDetailNames = .generic
+    ) {
         self.baseURL = baseURL
         self.codec = codec
+        self.errorDetailNames = errorDetailNames
         self.session = TransportSession(configuration: configuration)
     }
 
@@ -65,7 +73,8 @@ public struct URLSessionTransport: ClientTransport {
                 .unimplemented,
                 "\(method.path) is \(method.kind): URLSessionTransport speaks Connect over HTTP/1.1, which carries unary and server-streaming calls only")
         }
-        let call = URLSessionCall(method: method, options: options, codec: codec, baseURL: baseURL, session: session)
+        let call = URLSessionCall(
+            method: method, options: options, codec: codec, baseURL: baseURL, session: session, errorDetailNames: errorDetailNames)
         call.startDeadline()
         return call
     }

@@ -2,6 +2,19 @@ import Foundation
 import RPCCore
 import Testing
 
+/// The trailer these tests carry error details in: a service's own, not the generic one.
+private let detailTrailer = "acme-error-bin"
+
+extension ResponseTrailers {
+    /// The header fields, the detail in `detailTrailer`.
+    fileprivate var fields: [(name: String, value: String)] { headerFields(detailTrailer: detailTrailer) }
+
+    /// Parses header fields, the detail from `detailTrailer`.
+    fileprivate init(headerFields: some Collection<(name: String, value: String)>) {
+        self.init(headerFields: headerFields, detailTrailer: detailTrailer)
+    }
+}
+
 @Suite("ResponseTrailers")
 struct ResponseTrailersTests {
     static let detailed = ResponseTrailers(
@@ -15,7 +28,7 @@ struct ResponseTrailersTests {
     func roundTrip() throws {
         var trailers = Self.detailed
         trailers.metadata.add("x-multi", "2")
-        let parsed = ResponseTrailers(headerFields: trailers.headerFields)
+        let parsed = ResponseTrailers(headerFields: trailers.fields)
         #expect(parsed == trailers)
         #expect(parsed.detail?.details?["id"]?.intValue == 42)
         #expect(parsed.detail?.details?["kind"]?.stringValue == "item")
@@ -24,8 +37,8 @@ struct ResponseTrailersTests {
 
     @Test("writes grpc-status first, then grpc-message, the detail and the metadata")
     func headerFieldLayout() throws {
-        let fields = Self.detailed.headerFields
-        #expect(fields.map(\.name) == ["grpc-status", "grpc-message", "catalog-error-bin", "x-request-id", "trace-bin", "x-multi"])
+        let fields = Self.detailed.fields
+        #expect(fields.map(\.name) == ["grpc-status", "grpc-message", detailTrailer, "x-request-id", "trace-bin", "x-multi"])
         #expect(fields[0].value == "5")
         #expect(fields[1].value == "no item 42 %E2%80%94 G%C3%A9n%C3%A9rative %E2%9C%93 100%25")
 
@@ -39,7 +52,7 @@ struct ResponseTrailersTests {
 
     @Test("writes only grpc-status for a bare OK")
     func bareOK() {
-        let fields = ResponseTrailers.ok().headerFields
+        let fields = ResponseTrailers.ok().fields
         #expect(fields.map(\.name) == ["grpc-status"])
         #expect(fields.first?.value == "0")
         #expect(ResponseTrailers.ok().error == nil)
@@ -49,17 +62,28 @@ struct ResponseTrailersTests {
     @Test("omits absent detail fields on the wire")
     func sparseDetail() throws {
         let trailers = ResponseTrailers(code: .invalidArgument, message: "bad", detail: ErrorDetail(reason: "invalidMessage"))
-        let value = try #require(trailers.headerFields.first { $0.name == ErrorDetail.metadataKey }?.value)
+        let value = try #require(trailers.fields.first { $0.name == detailTrailer }?.value)
         #expect(Base64.decode(value) == Array(#"{"reason":"invalidMessage"}"#.utf8))
-        #expect(ResponseTrailers(headerFields: trailers.headerFields) == trailers)
+        #expect(ResponseTrailers(headerFields: trailers.fields) == trailers)
+    }
+
+    @Test("the detail travels under the trailer named: under another name it is metadata, and the generic name differs")
+    func trailerName() throws {
+        let fields = Self.detailed.fields
+        let parsedAsOther = ResponseTrailers(headerFields: fields, detailTrailer: ErrorDetailNames.generic.trailer)
+        #expect(parsedAsOther.detail == nil)
+        #expect(parsedAsOther.metadata[detailTrailer].count == 1)
+        #expect(ResponseTrailers(headerFields: fields).detail == Self.detailed.detail)
+        let generic = Self.detailed.headerFields(detailTrailer: ErrorDetailNames.generic.trailer)
+        #expect(generic.contains { $0.name == "error-detail-bin" } && !generic.contains { $0.name == detailTrailer })
     }
 
     @Test("sends the detail once even when the metadata also holds its key")
     func detailNotDuplicated() {
         var trailers = Self.detailed
-        trailers.metadata.add(ErrorDetail.metadataKey, .binary([1, 2, 3]))
-        let fields = trailers.headerFields
-        #expect(fields.filter { $0.name == ErrorDetail.metadataKey }.count == 1)
+        trailers.metadata.add(detailTrailer, .binary([1, 2, 3]))
+        let fields = trailers.fields
+        #expect(fields.filter { $0.name == detailTrailer }.count == 1)
         #expect(ResponseTrailers(headerFields: fields).detail == Self.detailed.detail)
     }
 
@@ -67,7 +91,7 @@ struct ResponseTrailersTests {
     func badDetail() {
         let parsed = ResponseTrailers(headerFields: [
             (name: "grpc-status", value: "13"),
-            (name: ErrorDetail.metadataKey, value: "!!!"),
+            (name: detailTrailer, value: "!!!"),
             (name: "x-a", value: "b"),
         ])
         #expect(parsed.code == .internalError)
@@ -119,10 +143,10 @@ struct ResponseTrailersSizeTests {
     @Test("a message past the limit is cut on a scalar boundary and marked; one at the limit is whole")
     func longMessage() {
         let atLimit = String(repeating: "é", count: ResponseTrailers.maxMessageBytes / 2)
-        #expect(ResponseTrailers(headerFields: ResponseTrailers(code: .notFound, message: atLimit).headerFields).message == atLimit)
+        #expect(ResponseTrailers(headerFields: ResponseTrailers(code: .notFound, message: atLimit).fields).message == atLimit)
         // One cluster of 1.9 MB: "1e" and 950 000 combining acute accents.
         let huge = "1e" + String(repeating: "\u{301}", count: 950_000)
-        let fields = ResponseTrailers(code: .notFound, message: huge).headerFields
+        let fields = ResponseTrailers(code: .notFound, message: huge).fields
         let message = ResponseTrailers(headerFields: fields).message
         #expect(message.utf8.count <= ResponseTrailers.maxMessageBytes)
         #expect(message.unicodeScalars.starts(with: "1e\u{301}\u{301}".unicodeScalars) && message.hasSuffix("…"))
@@ -135,11 +159,11 @@ struct ResponseTrailersSizeTests {
         let trailers = ResponseTrailers(
             code: .notFound, message: "unknown service",
             detail: ErrorDetail(reason: "unknownService", field: "service", details: ["id": .string(echoed)]))
-        let fields = trailers.headerFields
+        let fields = trailers.fields
         let detail = try #require(ResponseTrailers(headerFields: fields).detail)
         #expect(detail == ErrorDetail(reason: "unknownService", field: "service"))
         #expect(fields.reduce(0) { $0 + $1.value.utf8.count } < 8 * 1024)
         let small = ErrorDetail(reason: "unknownService", details: ["id": .string("x")])
-        #expect(ResponseTrailers(headerFields: ResponseTrailers(code: .notFound, message: "m", detail: small).headerFields).detail == small)
+        #expect(ResponseTrailers(headerFields: ResponseTrailers(code: .notFound, message: "m", detail: small).fields).detail == small)
     }
 }

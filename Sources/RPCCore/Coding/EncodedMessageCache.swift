@@ -6,9 +6,9 @@ import Synchronization
 /// encodes it afresh when it changed. A stale entry is therefore never sent.
 ///
 /// ```swift
-/// let responses = EncodedMessageCache<Int64, Item>(capacity: 4096)
-/// router.register(Catalog.getItem, .unary(.inline, encoded: { request, context in
-///     try responses.encoded(try await store.item(id: request.id), for: request.id, codec: context.contentType.codec)
+/// let responses = EncodedMessageCache<Int64, Order>(capacity: 4096)
+/// router.register(Orders.get, .unary(.inline, encoded: { request, context in
+///     try responses.encoded(try await store.order(id: request.id), for: request.id, codec: context.contentType.codec)
 /// }))
 /// ```
 public final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encodable & Equatable & Sendable>: Sendable {

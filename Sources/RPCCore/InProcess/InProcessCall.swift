@@ -83,7 +83,8 @@ final class InProcessCall: Sendable {
 
     /// Trailers as a client receives them over HTTP: the message and detail cut to the sizes sent.
     private static func asOnTheWire(_ trailers: ResponseTrailers) -> ResponseTrailers {
-        trailers.isPlainOK ? trailers : ResponseTrailers(headerFields: trailers.headerFields)
+        let trailer = ErrorDetailNames.generic.trailer  // both ends are here: any name would do
+        return trailers.isPlainOK ? trailers : ResponseTrailers(headerFields: trailers.headerFields(detailTrailer: trailer), detailTrailer: trailer)
     }
 
     /// Ends the call with `trailers` unless it has ended: wakes everyone waiting, stops the

@@ -26,7 +26,7 @@ public struct StreamingKind: Hashable, Sendable, CustomStringConvertible {
 
 /// Names one method: `/<service>/<method>` on the wire.
 public struct MethodDescriptor: Hashable, Sendable, CustomStringConvertible {
-    /// The fully qualified service, e.g. `catalog.v1.Categories`.
+    /// The fully qualified service, e.g. `acme.v1.Orders`.
     public let service: String
     /// The method, e.g. `Create`.
     public let method: String
@@ -40,7 +40,7 @@ public struct MethodDescriptor: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
-    /// The HTTP/2 `:path`, e.g. `/catalog.v1.Categories/Create`.
+    /// The HTTP/2 `:path`, e.g. `/acme.v1.Orders/Create`.
     public var path: String { "/\(service)/\(method)" }
 
     public var description: String { path }

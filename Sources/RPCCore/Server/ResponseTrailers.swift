@@ -4,7 +4,7 @@ public struct ResponseTrailers: Sendable, Hashable {
     public var code: StatusCode
     /// The status message, `grpc-message` (empty when there is none).
     public var message: String
-    /// The structured error detail, `catalog-error-bin`.
+    /// The structured error detail, in the trailer its service's ``ErrorDetailNames`` name.
     public var detail: ErrorDetail?
     /// Custom trailing metadata.
     public var metadata: Metadata
@@ -30,14 +30,14 @@ public struct ResponseTrailers: Sendable, Hashable {
     /// Whether these are the trailers of most calls: OK, with nothing else.
     package var isPlainOK: Bool { code == .ok && message.isEmpty && detail == nil && metadata.isEmpty }
 
-    /// The header fields: `grpc-status`, then `grpc-message` and `catalog-error-bin` when
-    /// present, then the metadata.
+    /// The header fields: `grpc-status`, then `grpc-message` and the detail (in the trailer
+    /// `detailTrailer`) when present, then the metadata.
     ///
     /// Errors often quote what a client sent, so the trailers are kept small enough for any
     /// gRPC client (whose header lists are limited to a few KiB): the message is cut to its
     /// first `maxMessageBytes` bytes of UTF-8 and marked `…`, and a detail whose JSON passes
     /// `maxDetailBytes` keeps its reason and field (cut likewise) only.
-    package var headerFields: [(name: String, value: String)] {
+    package func headerFields(detailTrailer: String) -> [(name: String, value: String)] {
         if isPlainOK { return Self.plainOK }
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
         if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(Self.cut(message)))) }
@@ -47,17 +47,17 @@ public struct ResponseTrailers: Sendable, Hashable {
             {
                 json = short
             }
-            fields.append((ErrorDetail.metadataKey, Base64.encode(json)))
+            fields.append((detailTrailer, Base64.encode(json)))
         }
         var metadata = self.metadata
-        metadata.remove(ErrorDetail.metadataKey)
+        metadata.remove(detailTrailer)
         fields.append(contentsOf: metadata.headerFields)
         return fields
     }
 
     /// The longest `grpc-message` sent, in bytes of UTF-8 before percent-encoding.
     package static let maxMessageBytes = 1024
-    /// The longest `catalog-error-bin` JSON sent with its details.
+    /// The longest error detail JSON sent with its details.
     package static let maxDetailBytes = 2048
 
     /// `text` cut to at most `maxMessageBytes` bytes of UTF-8, on a scalar boundary (a
@@ -77,9 +77,10 @@ public struct ResponseTrailers: Sendable, Hashable {
     /// The trailers of most calls, made once.
     private static let plainOK = [(name: "grpc-status", value: "0")]
 
-    /// Parses received trailers; a missing or malformed `grpc-status` is INTERNAL (or
-    /// UNKNOWN for an unknown number), as gRPC clients do.
-    package init(headerFields: some Collection<(name: String, value: String)>) {
+    /// Parses received trailers, the detail from the trailer `detailTrailer`; a missing or
+    /// malformed `grpc-status` is INTERNAL (or UNKNOWN for an unknown number), as gRPC
+    /// clients do.
+    package init(headerFields: some Collection<(name: String, value: String)>, detailTrailer: String) {
         var code: StatusCode?
         var message = ""
         var detail: ErrorDetail?
@@ -88,7 +89,7 @@ public struct ResponseTrailers: Sendable, Hashable {
             switch name {
             case "grpc-status": rawStatus = value
             case "grpc-message": message = PercentEncoding.decode(value)
-            case ErrorDetail.metadataKey:
+            case detailTrailer:
                 if let bytes = Base64.decode(value) {
                     detail = try? JSONCodec.shared.decode(ErrorDetail.self, from: bytes)
                 }
@@ -107,7 +108,7 @@ public struct ResponseTrailers: Sendable, Hashable {
             message = "the response ended without a grpc-status"
         }
         var metadata = Metadata(headerFields: headerFields)
-        metadata.remove(ErrorDetail.metadataKey)
+        metadata.remove(detailTrailer)
         self.init(code: code!, message: message, detail: detail, metadata: metadata)
     }
 

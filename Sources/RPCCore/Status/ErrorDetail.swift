@@ -1,4 +1,5 @@
-/// The machine-readable part of an error: the `catalog-error-bin` trailer.
+/// The machine-readable part of an error, carried in the trailer that ``ErrorDetailNames``
+/// names.
 ///
 /// On the wire it is the base64 of `{"reason": "...", "field": "...", "details": {...}}`,
 /// with `field` and `details` absent when they do not apply.
@@ -22,7 +23,4 @@ public struct ErrorDetail: Codable, Sendable, Hashable {
     /// `details.http2ErrorCode`. Nothing was answered, so a call that may be repeated safely
     /// (such as a Watch resumed from its last revision) may try again.
     public static let streamResetReason = "streamReset"
-
-    /// The trailer key that carries the detail.
-    package static let metadataKey = "catalog-error-bin"
 }

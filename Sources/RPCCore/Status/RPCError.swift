@@ -14,7 +14,7 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: StatusCode
     /// A human-readable message, sent as `grpc-message`.
     public var message: String
-    /// The machine-readable detail, sent as the `catalog-error-bin` trailer.
+    /// The machine-readable detail, sent in the trailer its service's ``ErrorDetailNames`` name.
     public var detail: ErrorDetail?
     /// Trailing metadata sent (or received) with the error.
     public var metadata: Metadata

@@ -19,7 +19,7 @@ final class CallStream {
     @exclusivity(unchecked) private var inlineTask: Task<Void, Never>?
     @exclusivity(unchecked) private var inbound: InboundBody?
     /// How the response goes on the wire, by the call's protocol.
-    @exclusivity(unchecked) private var framing = ResponseFraming(contentType: .grpc, compression: .identity)
+    @exclusivity(unchecked) private var framing = ResponseFraming(contentType: .grpc, compression: .identity, detailNames: .generic)
     /// CORS fields every response head of this call carries (`CORSPolicy`); usually none.
     @exclusivity(unchecked) var corsFields: [(name: String, value: String)] = []
     /// A Connect unary call's response message, held until its status is known (`ResponseFraming.headWaitsForEnd`).
@@ -85,12 +85,15 @@ final class CallStream {
 
     /// Starts the call: in `call`'s task, or inline when `call` is `nil` (see
     /// `answerInlineCall`); `metrics` are its method's.
-    func start(_ accepted: RequestValidation.Accepted, call: ServerCall?, maxMessageSize: Int, metrics: MethodMetrics) {
+    func start(
+        _ accepted: RequestValidation.Accepted, call: ServerCall?, maxMessageSize: Int, detailNames: ErrorDetailNames, metrics: MethodMetrics
+    ) {
         machine.callStarted()
         self.call = call
         if call == nil { inline = InlineRequest(route: accepted.route, head: accepted.head) }
         self.metrics = metrics
-        self.framing = ResponseFraming(contentType: accepted.head.contentType, compression: accepted.responseCompression)
+        self.framing = ResponseFraming(
+            contentType: accepted.head.contentType, compression: accepted.responseCompression, detailNames: detailNames)
         inbound = InboundBody(accepted.requestShape, maxMessageSize: maxMessageSize, compression: accepted.requestCompression)
         if let message = accepted.queryMessage { inbound?.preload(message) }
         accessEntry?.path = accepted.head.path
@@ -102,9 +105,14 @@ final class CallStream {
 
     /// The call was answered before it started (`RequestValidation.Rejected`); `metrics` are
     /// those of the method at `path`.
-    func rejected(_ rejected: RequestValidation.Rejected, path: String, metrics: MethodMetrics, transport: any CallTransport) {
-        let answer = rejected.answer
-        if let contentType = rejected.contentType { framing = ResponseFraming(contentType: contentType, compression: .identity) }
+    func rejected(
+        _ rejected: RequestValidation.Rejected, path: String, detailNames: ErrorDetailNames, metrics: MethodMetrics,
+        transport: any CallTransport
+    ) {
+        let answer = rejected.answer(detailNames: detailNames)
+        if let contentType = rejected.contentType {
+            framing = ResponseFraming(contentType: contentType, compression: .identity, detailNames: detailNames)
+        }
         machine.answeredBeforeStart(withBody: answer.body != nil)
         self.metrics = metrics
         accessEntry?.path = path

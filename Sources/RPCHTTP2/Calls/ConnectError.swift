@@ -25,21 +25,19 @@ enum ConnectError {
         }
     }
 
-    /// The error object: `code`, `message` and the contract's detail as a `catalog.v1.ErrorInfo`.
-    static func json(_ trailers: ResponseTrailers) -> [UInt8] {
-        (try? JSONCodec.shared.encode(ErrorObject(trailers))) ?? Array(#"{"code":"internal"}"#.utf8)
+    /// The error object: `code`, `message` and the detail, of type `names.connectType`.
+    static func json(_ trailers: ResponseTrailers, names: ErrorDetailNames) -> [UInt8] {
+        (try? JSONCodec.shared.encode(ErrorObject(trailers, names: names))) ?? Array(#"{"code":"internal"}"#.utf8)
     }
 
     /// The end-of-stream message: `{}` after success, else the error and the trailing metadata.
-    static func endOfStreamJSON(_ trailers: ResponseTrailers) -> [UInt8] {
-        let metadata = Dictionary(grouping: trailers.metadata.headerFields.filter { $0.name != ErrorDetail.metadataKey }, by: \.name)
+    static func endOfStreamJSON(_ trailers: ResponseTrailers, names: ErrorDetailNames) -> [UInt8] {
+        let metadata = Dictionary(grouping: trailers.metadata.headerFields.filter { $0.name != names.trailer }, by: \.name)
             .mapValues { $0.map(\.value) }
-        let end = EndOfStream(error: trailers.code == .ok ? nil : ErrorObject(trailers), metadata: metadata.isEmpty ? nil : metadata)
+        let error = trailers.code == .ok ? nil : ErrorObject(trailers, names: names)
+        let end = EndOfStream(error: error, metadata: metadata.isEmpty ? nil : metadata)
         return (try? JSONCodec.shared.encode(end)) ?? Array("{}".utf8)
     }
-
-    /// The type name of the contract's error detail in Connect's `details`.
-    static let detailType = "catalog.v1.ErrorInfo"
 
     private struct ErrorObject: Encodable {
         var code: String
@@ -48,16 +46,16 @@ enum ConnectError {
 
         struct Detail: Encodable {
             var type: String
-            /// Unpadded base64 of the detail's JSON, as `catalog-error-bin` carries it.
+            /// Unpadded base64 of the detail's JSON, as its gRPC trailer carries it.
             var value: String
             var debug: ErrorDetail
         }
 
-        init(_ trailers: ResponseTrailers) {
+        init(_ trailers: ResponseTrailers, names: ErrorDetailNames) {
             code = ConnectError.codeName(trailers.code)
             message = trailers.message.isEmpty ? nil : trailers.message
             if let detail = trailers.detail, let bytes = try? JSONCodec.shared.encode(detail) {
-                details = [Detail(type: ConnectError.detailType, value: Base64.encode(bytes).replacing("=", with: ""), debug: detail)]
+                details = [Detail(type: names.connectType, value: Base64.encode(bytes).replacing("=", with: ""), debug: detail)]
             }
         }
     }

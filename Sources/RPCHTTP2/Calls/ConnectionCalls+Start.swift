@@ -65,14 +65,14 @@ extension ConnectionCalls {
         if accepted.route.runsInline {
             stream.start(
                 accepted, call: nil, maxMessageSize: configuration.maxReceiveMessageSize,
-                metrics: metrics.method(for: accepted.route))
+                detailNames: configuration.errorDetailNames, metrics: metrics.method(for: accepted.route))
             return
         }
         let responder = CallResponder(stream: stream, connection: self, wakeQueue: wakeQueue, eventLoop: eventLoop)
         let call = ServerCall(head: accepted.head, route: accepted.route, stream: stream, responder: responder)
         stream.start(
             accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
-            metrics: metrics.method(for: accepted.route))
+            detailNames: configuration.errorDetailNames, metrics: metrics.method(for: accepted.route))
         if taskCalls == nil, let executor { taskCalls = tasks.start(executor: executor) }
         guard case .enqueued = taskCalls?.yield(call) else {
             stream.close()
@@ -85,6 +85,8 @@ extension ConnectionCalls {
     func answer(_ stream: CallStream, _ rejected: RequestValidation.Rejected, path: String?) {
         guard let transport else { return }
         let path = path ?? ""
-        stream.rejected(rejected, path: path, metrics: metrics.method(forPath: path), transport: transport)
+        stream.rejected(
+            rejected, path: path, detailNames: configuration.errorDetailNames, metrics: metrics.method(forPath: path),
+            transport: transport)
     }
 }

@@ -63,7 +63,7 @@ final class ConnectionCalls {
         self.baseLogger = logger
         self.metrics = metrics
         self.warnings = warnings
-        self.cors = CORSPolicy(origins: configuration.corsOrigins)
+        self.cors = CORSPolicy(origins: configuration.corsOrigins, errorDetailNames: configuration.errorDetailNames)
         self.callRate = configuration.maxCallRate.map { CallRateLimiter($0, clock: configuration.callRateClock) }
         self.buffered = BufferedBytes(
             limit: configuration.maxBufferedBytesPerConnection,

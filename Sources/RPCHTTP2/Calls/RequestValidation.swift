@@ -30,19 +30,20 @@ enum RequestValidation {
         /// Who the router's authorizer says was refused, for the access log.
         var caller: String?
 
-        /// The answer's head, and its body in a protocol whose errors are one (Connect).
-        var answer: (head: ResponseHead, body: [UInt8]?) {
+        /// The answer's head, and its body in a protocol whose errors are one (Connect); the
+        /// error detail goes under `detailNames`.
+        func answer(detailNames: ErrorDetailNames) -> (head: ResponseHead, body: [UInt8]?) {
             switch contentType?.framing {
             case .connectUnary?:
                 let status = httpStatus ?? ConnectError.httpStatus(trailers.code)
                 let fields = [(":status", String(status)), ("content-type", "application/json")] + extraHeaders
-                return (.fields(fields), ConnectError.json(trailers))
+                return (.fields(fields), ConnectError.json(trailers, names: detailNames))
             case .connectStreaming? where httpStatus == nil:
                 let fields = [(":status", "200"), ("content-type", contentType!.headerValue)] + extraHeaders
-                return (.fields(fields), ResponseFraming.endOfStream(trailers))
+                return (.fields(fields), ResponseFraming.endOfStream(trailers, detailNames: detailNames))
             case .grpc?, .grpcWeb?, .grpcWebText?, .connectStreaming?, nil:
                 let echoed = contentType?.headerValue ?? "application/grpc"
-                let fields = [(":status", String(httpStatus ?? 200)), ("content-type", echoed)] + extraHeaders + trailers.headerFields
+                let fields = [(":status", String(httpStatus ?? 200)), ("content-type", echoed)] + extraHeaders + trailers.headerFields(detailTrailer: detailNames.trailer)
                 return (.fields(fields), nil)
             }
         }

@@ -16,6 +16,8 @@ struct ResponseFraming {
     let contentType: ContentType
     /// Compresses each envelope, or the whole body of a Connect unary answer.
     let compression: CompressionAlgorithm
+    /// The names the error detail goes under.
+    let detailNames: ErrorDetailNames
 
     /// What follows the last message.
     enum End: Equatable {
@@ -70,7 +72,7 @@ struct ResponseFraming {
 
     /// The head alone that answers a gRPC call with no message: its status in the head.
     func headOnly(_ trailers: ResponseTrailers) -> ResponseHead {
-        .fields([(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields)
+        .fields([(":status", "200"), ("content-type", contentType.headerValue)] + trailers.headerFields(detailTrailer: detailNames.trailer))
     }
 
     /// The bytes of one message in the body, before text encoding (see `encodeText`).
@@ -87,9 +89,9 @@ struct ResponseFraming {
         case .grpc:
             return .trailers(trailers)
         case .grpcWeb, .grpcWebText:
-            return .body(Self.trailerFrame(trailers))
+            return .body(Self.trailerFrame(trailers, detailNames: detailNames))
         case .connectStreaming, .connectUnary:
-            return .body(Self.endOfStream(trailers))
+            return .body(Self.endOfStream(trailers, detailNames: detailNames))
         }
     }
 
@@ -110,11 +112,11 @@ struct ResponseFraming {
                 fields.append(("content-encoding", compression.name))
             }
         } else {
-            body = ConnectError.json(trailers)
+            body = ConnectError.json(trailers, names: detailNames)
             fields = [(":status", String(ConnectError.httpStatus(trailers.code))), ("content-type", "application/json")]
         }
         fields.append(contentsOf: initialMetadata.headerFields)
-        for (name, value) in trailers.metadata.headerFields where name != ErrorDetail.metadataKey {
+        for (name, value) in trailers.metadata.headerFields where name != detailNames.trailer {
             fields.append(("trailer-" + name, value))
         }
         return (.fields(fields), body)
@@ -124,9 +126,9 @@ struct ResponseFraming {
     static let minimumCompressedBody = 1024
 
     /// gRPC-Web's trailer frame: flag 0x80, length, then `name: value` lines.
-    static func trailerFrame(_ trailers: ResponseTrailers) -> [UInt8] {
+    static func trailerFrame(_ trailers: ResponseTrailers, detailNames: ErrorDetailNames) -> [UInt8] {
         var block = [UInt8]()
-        for (name, value) in trailers.headerFields {
+        for (name, value) in trailers.headerFields(detailTrailer: detailNames.trailer) {
             block.append(contentsOf: name.lowercased().utf8)
             block.append(contentsOf: ": ".utf8)
             block.append(contentsOf: value.utf8)
@@ -136,8 +138,8 @@ struct ResponseFraming {
     }
 
     /// Connect's end-of-stream envelope: flag 0x02, then `{}` or `{"error": …, "metadata": …}`.
-    static func endOfStream(_ trailers: ResponseTrailers) -> [UInt8] {
-        envelopeBytes(flag: 0x02, ConnectError.endOfStreamJSON(trailers))
+    static func endOfStream(_ trailers: ResponseTrailers, detailNames: ErrorDetailNames) -> [UInt8] {
+        envelopeBytes(flag: 0x02, ConnectError.endOfStreamJSON(trailers, names: detailNames))
     }
 
     private static func envelopeBytes(flag: UInt8, _ payload: [UInt8]) -> [UInt8] {

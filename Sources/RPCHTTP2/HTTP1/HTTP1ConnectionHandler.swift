@@ -135,7 +135,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             context.close(promise: nil)
         case .answerAndClose:
             let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
-            let body = ConnectError.json(HTTP1RequestRefusal.trailers(for: status))
+            let body = ConnectError.json(HTTP1RequestRefusal.trailers(for: status), names: configuration.errorDetailNames)
             let head = HTTPResponseHead(
                 version: .http1_1, status: status,
                 headers: ["connection": "close", "content-type": "application/json", "content-length": String(body.count)])

@@ -1,4 +1,5 @@
 import Logging
+import RPCCore
 
 /// Settings of an `HTTP2Server`.
 public struct HTTP2ServerConfiguration: Sendable, Hashable {
@@ -75,6 +76,9 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// server by Connect or gRPC-Web: CORS preflights and responses echo an origin of this set,
     /// and no other. Default empty: CORS off.
     public var corsOrigins: Set<String> = []
+    /// The trailer and Connect detail type that carry an error's ``ErrorDetail``, which the
+    /// service's clients read. Default ``ErrorDetailNames/generic``.
+    public var errorDetailNames: ErrorDetailNames = .generic
     /// Files answered to `GET` at fixed paths beside the calls, over HTTP/1.1 and HTTP/2 (a web
     /// console); see `HTTPResource`. Default none.
     public var resources: [HTTPResource] {

@@ -14,7 +14,7 @@ extension ServerConnectionHandler: CallTransport {
     private static let plainGRPCCBORResponse = PreparedHeaderBlock(
         permanent: ResponseFraming.plainHeadFields(.grpcCBOR))
     private static let plainConnectJSONResponse = PreparedHeaderBlock(permanent: ResponseFraming.plainHeadFields(.connectJSON))
-    private static let okTrailers = PreparedHeaderBlock(permanent: ResponseTrailers.ok().headerFields)
+    private static let okTrailers = PreparedHeaderBlock(permanent: ResponseTrailers.ok().headerFields(detailTrailer: ErrorDetailNames.generic.trailer))
 
     func sendResponseHead(_ head: ResponseHead, of stream: CallStream, hasBody: Bool) {
         guard let session else { return }
@@ -43,7 +43,7 @@ extension ServerConnectionHandler: CallTransport {
         if trailers.isPlainOK {
             session.submitTrailers(streamID: stream.id, prepared: Self.okTrailers)
         } else {
-            session.submitTrailers(streamID: stream.id, headers: trailers.headerFields)
+            session.submitTrailers(streamID: stream.id, headers: trailers.headerFields(detailTrailer: configuration.errorDetailNames.trailer))
         }
     }
 
