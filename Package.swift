@@ -453,6 +453,7 @@ let package = Package(
                 "CatalogAPI",
                 "CatalogKit",
                 "CatalogServer",
+                "CatalogServices",
                 "CatalogStore",
                 "ChildProcess",
                 "CatalogStoreSQLite",
