@@ -35,7 +35,8 @@ extension CatalogClient {
             ConnectionManager(endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff)
         case .roundRobin(let healthCheck):
             RoundRobinBalancer(
-                endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff, healthCheck: healthCheck)
+                endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff,
+                healthCheck: healthCheck)
         }
         self.init(transport: connections, connections: connections, configuration: configuration)
     }
@@ -115,7 +116,8 @@ extension CatalogClient {
             return CatalogClient(transport: connections, connections: connections, configuration: configuration)
         case .roundRobin(let healthCheck):
             let connections = RoundRobinBalancer(
-                endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff, healthCheck: healthCheck)
+                endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff,
+                healthCheck: healthCheck)
             try await connections.connect()
             return CatalogClient(transport: connections, connections: connections, configuration: configuration)
         }

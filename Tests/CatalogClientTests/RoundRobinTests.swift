@@ -34,7 +34,7 @@ struct RoundRobinTests {
         }
     }
 
-    @Test("an endpoint down at the start: the first call of a lazy client waits for another, calls go to the others, and the endpoint joins once up")
+    @Test("an endpoint down at the start: a lazy client's first call waits for another, calls go to the others, the endpoint joins once up")
     func joinsOnceUp() async throws {
         let ports = try (0..<3).map { _ in try freeLoopbackPort() }
         try await withCountingReplicas(on: Array(ports.prefix(2))) { replicas in
@@ -159,7 +159,9 @@ struct RoundRobinTests {
         #expect(write.code == .unavailable, "\(write)")
         await client.close()
 
-        let connect = try await #require(throws: RPCError.self) { try await CatalogClient.connect(to: endpoints, configuration: configuration) }
+        let connect = try await #require(throws: RPCError.self) {
+            try await CatalogClient.connect(to: endpoints, configuration: configuration)
+        }
         #expect(connect.code == .unavailable, "\(connect)")
     }
 

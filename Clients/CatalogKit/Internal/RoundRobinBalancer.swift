@@ -8,9 +8,10 @@ import Synchronization
 /// in turn (the rules are `RoundRobinState`'s).
 ///
 /// A task per endpoint connects, watches the server's health on the connection when asked to,
-/// and once the connection is lost connects again, with jittered exponential backoff between
-/// failed attempts: calls never wait for a reconnection, only, while nothing was ever ready,
-/// for the first endpoint to become usable within their timeout. `close()` ends the tasks.
+/// and connects again after a failed attempt or a lost connection, with jittered exponential
+/// backoff: calls never connect. While no endpoint is usable but one may become so (an attempt
+/// or its first health answer is under way), a call waits for it within its timeout; once
+/// every endpoint has failed, calls fail at once. `close()` ends the tasks.
 final class RoundRobinBalancer: ClientTransport, OwnedConnections, Sendable {
     private let endpoints: [CatalogClient.Endpoint]
     private let configuration: HTTP2ClientConfiguration
@@ -137,7 +138,8 @@ final class RoundRobinBalancer: ClientTransport, OwnedConnections, Sendable {
         while true {
             let failures: Int?
             do throws(RPCError) {
-                let connection = try await HTTP2ClientConnection.connect(host: endpoint.host, port: endpoint.port, configuration: configuration)
+                let connection = try await HTTP2ClientConnection.connect(
+                    host: endpoint.host, port: endpoint.port, configuration: configuration)
                 failures = await serve(connection, endpoint: index)
             } catch {
                 failures = update { $0.failed(index, error) }

@@ -62,8 +62,8 @@ struct RoundRobinState {
 
     private let names: [String]
     private var endpoints: [Endpoint]
-    /// Per endpoint, the attempts that failed, and the connections lost before they were
-    /// usable, since it was last usable: what its backoff counts.
+    /// Per endpoint, the attempts that failed and the connections lost since it was last
+    /// usable: what its backoff counts.
     private var failures: [Int]
     /// The endpoint the rotation tries first for the next call.
     private var next = 0
@@ -140,6 +140,7 @@ struct RoundRobinState {
     // MARK: What an endpoint's task reports
     // Each returns `false` (or `nil`) once the client is closed: the task then stops.
 
+    /// A new attempt starts, after the backoff.
     mutating func attempting(_ index: Int) -> Bool {
         guard !closed else { return false }
         endpoints[index] = .connecting
