@@ -501,6 +501,7 @@ let package = Package(
                 "CatalogAPI",
                 "CatalogKit",
                 "CatalogServer",
+                "CatalogServices",
                 "CatalogStore",
                 "ChildProcess",
                 "CatalogStoreSQLite",

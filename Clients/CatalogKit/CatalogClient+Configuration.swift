@@ -23,6 +23,10 @@ extension CatalogClient {
         /// keepalive PING after 60 s of silence, closed when unanswered for 20 s, cleartext),
         /// with the catalog's `errorDetailNames`.
         public var connection: HTTP2ClientConfiguration = .catalogDefaults
+        /// How calls are spread over several endpoints: `.pickFirst` (the default), one
+        /// connection at a time, or `.roundRobin(healthCheck:)`, a connection to each endpoint
+        /// and the calls in turn over those that are ready (and serving). See ``CatalogClient/LoadBalancing``.
+        public var loadBalancing: LoadBalancing = .pickFirst
 #endif
         /// Options every call starts from; a call's own options are laid over them (see
         /// `CallOptions.merged(over:)`). Their timeout bounds each unary and raw call that does

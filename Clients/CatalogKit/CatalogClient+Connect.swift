@@ -10,7 +10,10 @@ extension CatalogClient {
     /// matter: an app that starts offline, a service that starts before the catalog. Until a
     /// connection is made its calls fail with UNAVAILABLE (reads after their retries), each
     /// later call trying again once the `reconnectBackoff` allows. After that it behaves as a
-    /// client of ``connect(to:bearerToken:tls:configuration:)``.
+    /// client of ``connect(to:bearerToken:tls:configuration:)``. With round-robin
+    /// (`Configuration/loadBalancing`), the first call connects to every endpoint and waits,
+    /// within its timeout, for one to be ready; after that, endpoints reconnect in the
+    /// background, and calls fail with UNAVAILABLE at once while every endpoint has failed.
     ///
     /// ```swift
     /// let catalog = CatalogClient(lazilyConnectingTo: [CatalogClient.Endpoint(host: "catalog.internal", port: 50051)])
@@ -27,7 +30,14 @@ extension CatalogClient {
         var configuration = configuration
         if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
         if let tls { configuration.connection.tls = tls }
-        let connections = ConnectionManager(endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff)
+        let connections: any ClientTransport & OwnedConnections = switch configuration.loadBalancing {
+        case .pickFirst:
+            ConnectionManager(endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff)
+        case .roundRobin(let healthCheck):
+            RoundRobinBalancer(
+                endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff,
+                healthCheck: healthCheck)
+        }
         self.init(transport: connections, connections: connections, configuration: configuration)
     }
 
@@ -66,6 +76,10 @@ extension CatalogClient {
     /// ``FiltersClient/watch(_:sinceRevision:delivery:heartbeatSeconds:options:onInterruption:)``
     /// resumes there after the last revision it delivered.
     ///
+    /// With `configuration.loadBalancing` set to ``LoadBalancing/roundRobin(healthCheck:)``, it
+    /// connects to every endpoint instead and returns once one is ready (and serving), each
+    /// call then going to the next ready endpoint in turn.
+    ///
     /// ```swift
     /// let catalog = try await CatalogClient.connect(to: [
     ///     CatalogClient.Endpoint(host: "10.0.0.11", port: 50051),
@@ -80,7 +94,8 @@ extension CatalogClient {
     ///   - tls: As for ``connect(host:port:bearerToken:tls:configuration:)``; with a server
     ///     name in it, every endpoint's certificate must be valid for that name.
     ///   - configuration: Connection, default call options, retries and reconnection.
-    /// - Throws: `RPCError` with UNAVAILABLE when no endpoint can be reached now.
+    /// - Throws: `RPCError` with UNAVAILABLE when no endpoint can be reached now (or, with a
+    ///   health-checked round-robin, none is serving).
     public static func connect(
         to endpoints: [Endpoint],
         bearerToken: String? = nil,
@@ -91,12 +106,21 @@ extension CatalogClient {
         var configuration = configuration
         if let bearerToken { configuration.defaultCallOptions.bearerToken = bearerToken }
         if let tls { configuration.connection.tls = tls }
-        let (connection, endpoint) = try await ConnectionManager.connectToAny(endpoints, configuration: configuration.connection)
-        let connections = ConnectionManager(
-            endpoints: endpoints, configuration: configuration.connection,
-            backoff: configuration.reconnectBackoff, connection: connection, endpoint: endpoint
-        )
-        return CatalogClient(transport: connections, connections: connections, configuration: configuration)
+        switch configuration.loadBalancing {
+        case .pickFirst:
+            let (connection, endpoint) = try await ConnectionManager.connectToAny(endpoints, configuration: configuration.connection)
+            let connections = ConnectionManager(
+                endpoints: endpoints, configuration: configuration.connection,
+                backoff: configuration.reconnectBackoff, connection: connection, endpoint: endpoint
+            )
+            return CatalogClient(transport: connections, connections: connections, configuration: configuration)
+        case .roundRobin(let healthCheck):
+            let connections = RoundRobinBalancer(
+                endpoints: endpoints, configuration: configuration.connection, backoff: configuration.reconnectBackoff,
+                healthCheck: healthCheck)
+            try await connections.connect()
+            return CatalogClient(transport: connections, connections: connections, configuration: configuration)
+        }
     }
 }
 #endif

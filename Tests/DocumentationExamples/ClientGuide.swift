@@ -60,6 +60,18 @@ func clientGuideErrors(catalog: CatalogClient) async throws {
     }
 }
 
+/// "Round-robin over replicas".
+func clientGuideRoundRobin() async throws {
+    var configuration = CatalogClient.Configuration.defaults
+    configuration.loadBalancing = .roundRobin(healthCheck: true)
+    let catalog = try await CatalogClient.connect(to: [
+        CatalogClient.Endpoint(host: "10.0.0.11", port: 50051),
+        CatalogClient.Endpoint(host: "10.0.0.12", port: 50051),
+        CatalogClient.Endpoint(host: "10.0.0.13", port: 50051),
+    ], configuration: configuration)
+    await catalog.close()
+}
+
 /// "Watching a filter".
 func clientGuideWatch(catalog: CatalogClient) async throws {
     for try await event in catalog.filters.watch("formations", delivery: .everyChange) {

@@ -33,6 +33,13 @@ func catalogClientConnectToEndpoints() async throws {
     await catalog.close()
 }
 
+func loadBalancing(replicas: [CatalogClient.Endpoint]) async throws {
+    var configuration = CatalogClient.Configuration.defaults
+    configuration.loadBalancing = .roundRobin(healthCheck: true)
+    let catalog = try await CatalogClient.connect(to: replicas, configuration: configuration)
+    await catalog.close()
+}
+
 func configuration() async throws {
     var configuration = CatalogClient.Configuration.defaults
     configuration.defaultCallOptions.timeout = .seconds(5)
