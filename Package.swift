@@ -294,6 +294,7 @@ let package = Package(
                 "HTTP2TestSupport",
                 "TestSupport",
                 "CatalogServicesTestSupport",
+                "CatalogAPI",
                 "CatalogServer",
                 "CatalogServices",
                 "CatalogStore",
@@ -551,6 +552,7 @@ let package = Package(
             dependencies: [
                 "CatalogConsole",
                 "CatalogdTestSupport",
+                "CatalogTestSupport",
                 "TestSupport",
                 "catalogd",
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # docs.sh [OUTPUT]: builds the DocC documentation of the CatalogKit library (the catalog in
-# Clients/CatalogKit/CatalogClient.docc and the `///` comments of its public symbols) and of
-# the CatalogViewModels library (its `///` comments) with swift-docc-plugin, into
-# OUTPUT/CatalogKit.doccarchive and OUTPUT/CatalogViewModels.doccarchive (OUTPUT default: a
-# temporary directory, removed afterwards). Fails on any warning: a broken symbol link, an
+# Clients/CatalogKit/CatalogKit.docc and the `///` comments of its public symbols), of the
+# CatalogViewModels library (its `///` comments) and of RPCCore (Sources/RPCCore/RPCCore.docc,
+# with the article "Your own service on RPCCore") with swift-docc-plugin, into
+# OUTPUT/<target>.doccarchive (OUTPUT default: a temporary directory, removed afterwards). Fails on any warning: a broken symbol link, an
 # unknown topic, an undocumented parameter of a documented function.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ if [ -z "$output" ]; then
 else
   trap 'rm -f "$log"' EXIT
 fi
-for target in CatalogKit CatalogViewModels; do
+for target in CatalogKit CatalogViewModels RPCCore; do
   set +e
   swift package --allow-writing-to-directory "$output" \
     generate-documentation --target "$target" --output-path "$output/$target.doccarchive" --warnings-as-errors 2>&1 | tee "$log"

@@ -4,12 +4,13 @@
 # libraries' DocC documentation failing on any warning (scripts/docs.sh), builds the client
 # library without its HTTP/2 transport as it builds for iOS, and over cleartext HTTP/2 without
 # TLS (scripts/check-client-builds.sh),
-# then runs every test suite with `swift test`, then the tests of the example app package
-# (Examples/FormationsApp, which depends on this one by path), the soak test (SoakTests) on its
+# then runs every test suite with `swift test`, then the tests of the example packages, which
+# depend on this one by path (Examples/FormationsApp, an app on the view models, and
+# Examples/Greeter, a service of its own on RPCCore), the soak test (SoakTests) on its
 # own afterwards so that its load does not slow the other suites, then fuzzes the deframer and
 # request decoding, then a whole server connection, for FUZZ_SECONDS each (default 60;
 # scripts/fuzz.sh). Extra arguments go to `swift test` and skip the documentation, the
-# lean client builds, the example package, the soak and the fuzzing, e.g.
+# lean client builds, the example packages, the soak and the fuzzing, e.g.
 # `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
@@ -49,7 +50,7 @@ if [ $# -gt 0 ]; then
   run_tests "$@"
   exit
 fi
-echo "== DocC documentation of CatalogKit and CatalogViewModels"
+echo "== DocC documentation of CatalogKit, CatalogViewModels and RPCCore"
 scripts/docs.sh
 echo "== CatalogKit without HTTP/2 (as for iOS), and over cleartext HTTP/2 without TLS"
 scripts/check-client-builds.sh
@@ -57,6 +58,8 @@ echo "== swift test"
 run_tests --skip SoakTests
 echo "== swift test --package-path Examples/FormationsApp"
 run_tests --package-path Examples/FormationsApp
+echo "== swift test --package-path Examples/Greeter"
+run_tests --package-path Examples/Greeter
 echo "== soak test, ${CATALOG_SOAK_SECONDS:-40} s a round"
 run_tests --filter SoakTests
 echo "== fuzz for ${FUZZ_SECONDS:-60} s a target"

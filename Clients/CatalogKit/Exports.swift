@@ -37,6 +37,7 @@
 @_exported import protocol RPCCore.ClientTransport
 @_exported import struct RPCCore.CompressionAlgorithm
 @_exported import struct RPCCore.ErrorDetail
+@_exported import struct RPCCore.ErrorDetailNames
 @_exported import enum RPCCore.JSONValue
 @_exported import struct RPCCore.Metadata
 @_exported import struct RPCCore.RPCError

@@ -131,7 +131,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         guard let session, let context else { throw RPCError(.unavailable, "the connection is not ready") }
         var headers: [(name: String, value: String)] = [
             (":method", "POST"), (":scheme", scheme), (":path", method.path), (":authority", authority),
-            ("content-type", configuration.contentType), ("te", "trailers"), ("user-agent", "catalog-swift/1"),
+            ("content-type", configuration.contentType), ("te", "trailers"), ("user-agent", "rpchttp2-swift/1"),
             ("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingHeader),
         ]
         if options.compression != .identity { headers.append(("grpc-encoding", options.compression.name)) }

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// A client transport over Foundation's URLSession, speaking the Connect protocol
 /// (connectrpc.com/docs/protocol): for apps on Apple platforms, with no C library and no
-/// SwiftNIO. `catalogd` serves Connect on its gRPC port.
+/// SwiftNIO. An `RPCHTTP2` server serves Connect on its gRPC port.
 ///
 /// Unary calls are Connect unary POSTs whose body is the bare message; server-streaming calls
 /// (a Watch) are Connect streams of envelopes read as they arrive. Client-streaming and
@@ -38,7 +38,7 @@ public struct URLSessionTransport: ClientTransport {
     /// A transport whose calls go to `baseURL`.
     ///
     /// - Parameters:
-    ///   - baseURL: The server's URL without a path, e.g. `https://catalog.example.com`; each
+    ///   - baseURL: The server's URL without a path, e.g. `https://api.example.com`; each
     ///     call posts to `baseURL/<service>/<Method>`.
     ///   - codec: `.json` (the default) or `.cbor`.
     ///   - configuration: The URLSession's configuration, read once: its timeouts, cookies,

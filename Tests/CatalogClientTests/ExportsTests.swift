@@ -12,12 +12,12 @@ struct ExportsTests {
     @Test("the types of the layers below that the client's API names are re-exported, and only these")
     func reexportedTypes() {
         let reexported: [Any.Type] = [
-            CallOptions.self, CompressionAlgorithm.self, ErrorDetail.self, JSONValue.self, RPCCore.Metadata.self, RPCError.self,
+            CallOptions.self, CompressionAlgorithm.self, ErrorDetail.self, ErrorDetailNames.self, JSONValue.self, RPCCore.Metadata.self, RPCError.self,
             StatusCode.self, CertificateFiles.self, ClientTLS.self, HTTP2ClientConfiguration.self,
         ]
         #expect(
             reexported.map { String(reflecting: $0) } == [
-                "RPCCore.CallOptions", "RPCCore.CompressionAlgorithm", "RPCCore.ErrorDetail", "RPCCore.JSONValue", "RPCCore.Metadata",
+                "RPCCore.CallOptions", "RPCCore.CompressionAlgorithm", "RPCCore.ErrorDetail", "RPCCore.ErrorDetailNames", "RPCCore.JSONValue", "RPCCore.Metadata",
                 "RPCCore.RPCError", "RPCCore.StatusCode", "RPCHTTP2Core.CertificateFiles", "RPCHTTP2Client.ClientTLS",
                 "RPCHTTP2Client.HTTP2ClientConfiguration",
             ])

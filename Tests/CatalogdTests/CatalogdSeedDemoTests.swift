@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogTestSupport
 import CatalogdTestSupport
 import ChildProcess
 import Foundation
@@ -76,7 +77,7 @@ struct CatalogdSeedDemoTests {
 
         let plain = try await CatalogdProcess.start()
         defer { plain.kill() }
-        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: plain.port)
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: plain.port, configuration: .catalog)
         let rpc = RPCClient(transport: connection)
         #expect(try await rpc.unary(CatalogService.listItems, ListItemsRequest(pageSize: 1)).totalCount == 0)
         await connection.close()
@@ -90,7 +91,7 @@ private struct DemoSnapshot {
     var categories: [CatalogAPI.Category]
 
     static func read(port: Int) async throws -> DemoSnapshot {
-        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
         let rpc = RPCClient(transport: connection)
         do {
             let snapshot = DemoSnapshot(

@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogTestSupport
 import CatalogdTestSupport
 import ChildProcess
 import Foundation
@@ -60,7 +61,7 @@ struct CatalogdWatchLimitsTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let catalogd = try await CatalogdProcess.start(extraArguments: ["--tokens", file.path])
         defer { catalogd.kill() }
-        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port)
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port, configuration: .catalog)
         let client = RPCClient(transport: connection)
         let alice = try await Self.watch(client, options: Self.bearer("reader-secret"))
         let carol = try await Self.watch(client, options: Self.bearer("admin-secret"))
@@ -101,14 +102,14 @@ struct CatalogdWatchLimitsTests {
         let line = try await vanishing.readLine(timeout: .seconds(60))
         try #require(line == "watching", "\(vanishing.standardError)")
 
-        let first = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port)
+        let first = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port, configuration: .catalog)
         var watches: [ResponseStream<FilterEvent>] = []
         for _ in 0..<10 { watches.append(try await Self.watch(RPCClient(transport: first))) }
         let connectionFull = try await Self.refusal(RPCClient(transport: first))
         #expect(connectionFull.code == .resourceExhausted)
         #expect(connectionFull.message == "too many Watch subscribers on this connection (per-connection limit 10)")
         #expect(connectionFull.detail?.details?["scope"] == .string("connection"))
-        let second = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port)
+        let second = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port, configuration: .catalog)
         let callerFull = try await Self.refusal(RPCClient(transport: second))
         #expect(callerFull.code == .resourceExhausted)
         #expect(callerFull.message == "too many Watch subscribers from 127.0.0.1 (per-caller limit 20)")
@@ -120,7 +121,7 @@ struct CatalogdWatchLimitsTests {
         }
         // The vanished client's slots are the caller's again.
         for _ in 0..<10 { watches.append(try await Self.watch(RPCClient(transport: second))) }
-        let third = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port)
+        let third = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port, configuration: .catalog)
         #expect(try await Self.refusal(RPCClient(transport: third)).detail?.details?["scope"] == .string("caller"))
         for watch in watches { watch.cancel() }
         for connection in [first, second, third] { await connection.close() }

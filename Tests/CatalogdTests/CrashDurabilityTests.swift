@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogTestSupport
 import CatalogdTestSupport
 import ChildProcess
 import Foundation
@@ -74,7 +75,7 @@ struct CrashDurabilityTests {
     static func writeUntilKilled(cycle: Int, catalogd: CatalogdProcess, ledger: Ledger) async throws {
         var clients: [(connection: HTTP2ClientConnection, rpc: RPCClient)] = []
         for _ in 0..<connections {
-            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port)
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: catalogd.port, configuration: .catalog)
             clients.append((connection, RPCClient(transport: connection)))
         }
         let outcomes = await withTaskGroup(of: WriterOutcome.self) { group in
@@ -193,7 +194,7 @@ struct CrashDurabilityTests {
     /// Checks, through the API of the restarted catalogd, that every acknowledged write is there
     /// and the invariants hold; returns what is there.
     static func verify(cycle: Int, port: Int, ledger: Ledger) async throws -> Observed {
-        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
         do {
             let observed = try await verify(cycle: cycle, rpc: RPCClient(transport: connection), ledger: ledger)
             await connection.close()
@@ -281,7 +282,7 @@ struct CrashDurabilityTests {
 
     /// What a catalogd holds before any write of the test.
     static func baseline(port: Int) async throws -> Observed {
-        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
         let rpc = RPCClient(transport: connection)
         do {
             let items = try await listAll(rpc, categoryId: nil).items

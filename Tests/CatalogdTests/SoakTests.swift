@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogTestSupport
 import CatalogdTestSupport
 import ChildProcess
 import Foundation
@@ -73,7 +74,7 @@ struct SoakTests {
     static func mixedCalls(lane: Int, port: Int, until end: ContinuousClock.Instant, ledger: SoakLedger) async throws {
         var step = lane
         while ContinuousClock.now < end {
-            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
             let client = RPCClient(transport: connection)
             for _ in 0..<callsPerConnection where ContinuousClock.now < end {
                 step += 1
@@ -154,7 +155,7 @@ struct SoakTests {
 
     /// Every item in the store, id to title, read page by page.
     static func storedItems(port: Int) async throws -> [Int64: String] {
-        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+        let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
         let client = RPCClient(transport: connection)
         var items: [Int64: String] = [:]
         var token: String?

@@ -28,7 +28,7 @@ struct URLSessionTransportTests {
         configuration: CatalogClient.Configuration = .defaults
     ) throws -> CatalogClient {
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        return CatalogClient(transport: URLSessionTransport(baseURL: url, codec: codec), bearerToken: bearerToken, configuration: configuration)
+        return CatalogClient(transport: URLSessionTransport(baseURL: url, codec: codec, errorDetailNames: .catalog), bearerToken: bearerToken, configuration: configuration)
     }
 
     /// Resumes of a Watch soon after catalogd is back.

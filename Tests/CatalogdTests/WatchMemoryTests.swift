@@ -1,4 +1,5 @@
 import CatalogAPI
+import CatalogTestSupport
 import CatalogdTestSupport
 import Foundation
 import RPCCore
@@ -26,7 +27,7 @@ struct WatchMemoryTests {
         let lanes = 25
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<lanes {
-                let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+                let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
                 group.addTask {
                     let client = RPCClient(transport: connection)
                     for _ in 0..<cycles / lanes {

@@ -40,6 +40,21 @@ struct DocumentationExampleTests {
         }
     }
 
+    @Test("every Swift example of the RPCCore article stands in the Greeter example package, which CI builds and tests")
+    func ownServiceExamplesCompiled() throws {
+        let greeter = Self.root.appendingPathComponent("Examples/Greeter")
+        let sources = try ["Sources", "Tests"].flatMap { try Self.files(under: greeter.appendingPathComponent($0), withExtension: "swift") }
+            .map { try ExampleSource(text: String(contentsOf: $0, encoding: .utf8)) }
+        let manifest = try ExampleSource(text: String(contentsOf: greeter.appendingPathComponent("Package.swift"), encoding: .utf8))
+        let article = try Self.files(under: Self.root.appendingPathComponent("Sources/RPCCore/RPCCore.docc"), withExtension: "md")
+        let blocks = try Self.markdownBlocks(in: article, language: "swift")
+        #expect(blocks.count >= 4, "the article's examples were not found")
+        for block in blocks {
+            let found = block.isManifestFragment ? manifest.contains(block) : sources.contains { $0.contains(block) }
+            #expect(found, "\(block): this example is not in Examples/Greeter, line for line")
+        }
+    }
+
     @Test("the manifest that holds the documented manifest fragments reads, and names a product of this package")
     func manifestReads() throws {
         let data = try PackageGraph.dumpPackage(at: Self.manifest.deletingLastPathComponent())

@@ -76,6 +76,23 @@ struct TargetBoundaryTests {
         }
     }
 
+    @Test(
+        "the RPC libraries name no catalog: a service of its own builds on them as the catalog does",
+        arguments: ["RPCCore", "RPCHTTP2Core", "RPCHTTP2TLS", "RPCHTTP2Client", "RPCHTTP2", "RPCURLSession", "RPCTracing"])
+    func serviceNeutral(target: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Sources/\(target)")
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(!files.isEmpty)
+        for file in files {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where line.localizedCaseInsensitiveContains("catalog") {
+                Issue.record("\(target)/\(file.lastPathComponent):\(number + 1) names the catalog: \(line)")
+            }
+        }
+    }
+
     @Test("the view models depend on the client library only")
     func viewModels() throws {
         let graph = try #require(Self.graph)

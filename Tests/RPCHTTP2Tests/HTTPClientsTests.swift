@@ -41,7 +41,7 @@ struct HTTPClientsTests {
             #expect(report.error.status == 404)
             #expect(report.error.code == "not_found")
             #expect(report.error.message == "no item 42")
-            #expect(report.error.type == "catalog.v1.ErrorInfo")
+            #expect(report.error.type == "rpc.ErrorDetail")
             #expect(report.error.reason == "notFound")
             #expect(report.error.valueReason == "notFound")
 
@@ -158,7 +158,7 @@ struct CORSTests {
                     + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
             #expect(call.hasPrefix("http/1.1 200"), "\(call)")
             #expect(call.contains("access-control-allow-origin: https://console.example\r\n"))
-            #expect(call.contains("access-control-expose-headers: grpc-status, grpc-message, catalog-error-bin\r\n"))
+            #expect(call.contains("access-control-expose-headers: grpc-status, grpc-message, error-detail-bin\r\n"))
         }
     }
 

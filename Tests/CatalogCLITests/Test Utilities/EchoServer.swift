@@ -21,6 +21,7 @@ func withTokenEchoServer<T>(_ body: (_ address: String) async throws -> T) async
 /// `127.0.0.1:port`, then shuts it down.
 func withServer<T>(_ router: Router, _ body: (_ address: String) async throws -> T) async throws -> T {
     var configuration = HTTP2ServerConfiguration.defaults
+    configuration.errorDetailNames = .catalog  // as catalogd's
     configuration.host = "127.0.0.1"
     configuration.port = 0
     let server = HTTP2Server(router: router, configuration: configuration, logger: quietLogger())

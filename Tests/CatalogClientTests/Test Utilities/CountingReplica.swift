@@ -40,6 +40,7 @@ final class CountingReplica: Sendable {
                 itemCount: 0, revision: 1, createdAt: Date(), updatedAt: Date())
         })
         var configuration = HTTP2ServerConfiguration.defaults
+        configuration.errorDetailNames = .catalog  // as catalogd's
         configuration.host = "127.0.0.1"
         configuration.port = port
         self.counts = counts

@@ -77,6 +77,7 @@ func withProbeServer<T>(_ body: (_ port: Int, _ probe: Probe) async throws -> T)
         throw RPCError(.notFound, "no category \(request.id)", detail: ErrorDetail(reason: "notFound", details: ["id": .number(Double(request.id))]))
     })
     var configuration = HTTP2ServerConfiguration.defaults
+    configuration.errorDetailNames = .catalog  // as catalogd's
     configuration.port = 0
     let server = HTTP2Server(router: router, configuration: configuration, logger: quietLogger("test.probe"))
     return try await whileServing(server) { port in try await body(port, probe) }

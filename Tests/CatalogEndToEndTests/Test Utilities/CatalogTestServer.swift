@@ -17,7 +17,7 @@ struct CatalogTestServer {
 
     /// Opens another connection to the server.
     func connect() async throws -> HTTP2ClientConnection {
-        try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+        try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
     }
 }
 
@@ -58,7 +58,7 @@ func withCatalogServer<T>(
 private func connected<T>(
     _ app: CatalogServerApp, _ port: Int, _ body: (CatalogTestServer) async throws -> T
 ) async throws -> T {
-    let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+    let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port, configuration: .catalog)
     let server = CatalogTestServer(port: port, connection: connection, client: RPCClient(transport: connection), app: app)
     do {
         let result = try await body(server)

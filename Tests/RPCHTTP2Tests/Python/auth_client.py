@@ -4,7 +4,7 @@ Usage: ``python3 auth_client.py --target 127.0.0.1:P``
 
 Calls ``echo.v1.Echo`` with no token, a wrong token and the right one, as
 ``authorization`` metadata, and prints ONE JSON object on stdout with what was
-observed (status codes by name, the catalog-error-bin detail). Exits 0 even
+observed (status codes by name, the error-detail-bin detail). Exits 0 even
 when calls fail -- the caller asserts on the values -- and 2 only if the channel
 cannot connect within 10 seconds.
 """

@@ -36,9 +36,9 @@ def metadata_dict(metadata):
 
 
 def error_detail(metadata):
-    """Parsed JSON of the catalog-error-bin trailer, or None."""
+    """Parsed JSON of the error-detail-bin trailer, or None."""
     for key, value in metadata or ():
-        if key == "catalog-error-bin":
+        if key == "error-detail-bin":
             try:
                 return json.loads(value)
             except ValueError:

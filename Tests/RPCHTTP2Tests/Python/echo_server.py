@@ -12,7 +12,7 @@ Methods (request/response bodies are UTF-8 JSON):
                              -> {"text", "index"} x count
 A non-zero ``status`` fails the call with that code and ``message`` after any
 responses; ``trailers`` are always sent as trailing metadata and ``reason``
-adds a ``catalog-error-bin`` trailer holding ``{"reason": reason}`` as JSON.
+adds an ``error-detail-bin`` trailer holding ``{"reason": reason}`` as JSON.
 The ``x-echo`` request header is echoed back in the initial metadata.
 Unparseable request JSON fails with INVALID_ARGUMENT.
 """
@@ -55,7 +55,7 @@ def begin(request, context):
         for k, v in (request.get("trailers") or {}).items()
     ]
     if request.get("reason"):
-        trailers.append(("catalog-error-bin", serialize({"reason": request["reason"]})))
+        trailers.append(("error-detail-bin", serialize({"reason": request["reason"]})))
     context.set_trailing_metadata(trailers)
 
 

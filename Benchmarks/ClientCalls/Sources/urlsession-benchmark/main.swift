@@ -17,7 +17,7 @@ guard arguments.count >= 2, let port = Int(arguments[1]) else {
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
 let calls = arguments.count > 3 ? Int(arguments[3]) ?? 5_000 : 5_000
 
-let urlSession = CatalogClient(transport: URLSessionTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!))
+let urlSession = CatalogClient(transport: URLSessionTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, errorDetailNames: .catalog))
 let nghttp2 = try await CatalogClient.connect(port: port)
 let (overURLSession, overNGHTTP2) = try await compare(("urlsession", urlSession), ("nghttp2", nghttp2), rounds: rounds, calls: calls)
 print(String(
