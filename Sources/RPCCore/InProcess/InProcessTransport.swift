@@ -21,7 +21,11 @@ public struct InProcessTransport: ClientTransport {
     /// The connection every call of this transport comes on, as a server's limits see it.
     private let connection: ConnectionIdentity
 
-    /// - Parameter codec: how messages are encoded: `.grpc` (JSON, the default) or `.grpcCBOR`.
+    /// A transport whose calls `router` answers in this process.
+    ///
+    /// - Parameters:
+    ///   - router: The handlers that answer the calls.
+    ///   - codec: How messages are encoded: `.grpc` (JSON, the default) or `.grpcCBOR`.
     public init(router: Router, codec: ContentType = .grpc) {
         self.router = router
         self.codec = codec

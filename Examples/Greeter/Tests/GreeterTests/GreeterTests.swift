@@ -33,7 +33,7 @@ struct GreeterTests {
             do {
                 _ = try await client.unary(Greeter.greet, GreetRequest(name: ""))
                 Issue.record("an empty name was greeted")
-            } catch {
+            } catch let error as RPCError {
                 #expect(error.code == .invalidArgument)
                 #expect(error.detail?.field == "name")
             }
