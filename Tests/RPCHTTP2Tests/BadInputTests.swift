@@ -1,8 +1,8 @@
 import Foundation
 import RPCCore
 @testable import RPCHTTP2
-import Testing
 @testable import RPCHTTP2Client
+import Testing
 
 /// Malformed requests end their own call with the status gRPC prescribes, and nothing else:
 /// the same connection still serves a good call and other connections are served meanwhile.

@@ -1,8 +1,8 @@
 import RPCCore
 @testable import RPCHTTP2
-import Testing
 @testable import RPCHTTP2Client
 @testable import RPCHTTP2Core
+import Testing
 
 /// Unary routes registered with `ExecutionPolicy.inline` start on the connection's event loop where
 /// their request completes, and answer there when they do not suspend: the same answers as a

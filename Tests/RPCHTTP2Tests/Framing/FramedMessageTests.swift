@@ -2,8 +2,8 @@ import RPCCore
 import Testing
 
 @testable import RPCHTTP2
-import TestSupport
 @testable import RPCHTTP2Core
+import TestSupport
 
 @Suite("FramedMessage")
 struct FramedMessageTests {
