@@ -26,6 +26,7 @@ struct ServerOutputCheckTests {
     private var settings: [UInt8] { frame(4) }
     private var response: [UInt8] { frame(1, flags: 4, stream: 1, block([(":status", "200"), ("content-type", "application/grpc")])) }
     private var message: [UInt8] { frame(0, stream: 1, [0, 0, 0, 0, 2, 0x7B, 0x7D]) }
+    private var connect: [UInt8] { frame(1, flags: 4, stream: 1, block([(":status", "200"), ("content-type", "application/json")])) }
     private var trailers: [UInt8] { frame(1, flags: 5, stream: 1, block([("grpc-status", "0")])) }
 
     @Test("a whole response passes, and a trailers-only one, and RST_STREAM after the end")
@@ -35,9 +36,20 @@ struct ServerOutputCheckTests {
         #expect(throws: Never.self) { try ServerOutputCheck.check(settings + trailersOnly + frame(3, stream: 1, [0, 0, 0, 0])) }
     }
 
+    @Test("Connect and gRPC-Web responses end in their body, a Connect unary one with no grpc-status")
+    func endedByBody() {
+        for contentType in ["application/json", "application/cbor; charset=utf-8", "application/connect+json", "application/grpc-web+json"] {
+            let head = frame(1, flags: 4, stream: 1, block([(":status", "200"), ("content-type", contentType)]))
+            #expect(throws: Never.self) { try ServerOutputCheck.check(settings + head + frame(0, flags: 1, stream: 1, [0x7B, 0x7D])) }
+        }
+        let connectError = frame(1, flags: 5, stream: 1, block([(":status", "404"), ("content-type", "application/json")]))
+        #expect(throws: Never.self) { try ServerOutputCheck.check(settings + connectError) }
+    }
+
     @Test("what a server must not send fails", arguments: [
         "no SETTINGS first", "DATA before HEADERS", "a cut frame", "an even stream", "no grpc-status at the end",
         "a frame after the end", "headers without :status first", "DATA ending the stream",
+        "trailers after a Connect body", "a gRPC-Web answer without grpc-status", "DATA after a Connect end",
     ])
     func invalid(kind: String) {
         let output: [UInt8] =
@@ -49,6 +61,10 @@ struct ServerOutputCheckTests {
             case "no grpc-status at the end": settings + response + frame(1, flags: 5, stream: 1, block([("x", "y")]))
             case "a frame after the end": settings + response + trailers + message
             case "headers without :status first": settings + frame(1, flags: 4, stream: 1, block([("content-type", "application/grpc")]))
+            case "trailers after a Connect body": settings + connect + frame(0, stream: 1, [0x7B, 0x7D]) + trailers
+            case "a gRPC-Web answer without grpc-status":
+                settings + frame(1, flags: 5, stream: 1, block([(":status", "200"), ("content-type", "application/grpc-web")]))
+            case "DATA after a Connect end": settings + connect + frame(0, flags: 1, stream: 1, [0x7B, 0x7D]) + message
             default: settings + response + frame(0, flags: 1, stream: 1, [0, 0, 0, 0, 0])
             }
         #expect(throws: FuzzFailure.self) { try ServerOutputCheck.check(output) }

@@ -13,9 +13,10 @@ import RPCHTTP2
 /// store in a temporary directory) in memory, on an `EmbeddedChannel`. Inline calls are
 /// answered; calls that would run in a task are refused (RST_STREAM REFUSED_STREAM).
 ///
-/// Promises checked for every input: no crash, and an answer that is valid HTTP/2 and valid
-/// gRPC (`ServerOutputCheck`); libFuzzer's `-rss_limit_mb` and `-malloc_limit_mb` bound memory,
-/// and its leak detection finds what a connection leaves behind.
+/// Promises checked for every input: no crash, and an answer that is valid HTTP/2 and valid in
+/// the protocol of its content type, gRPC, gRPC-Web or Connect (`ServerOutputCheck`);
+/// libFuzzer's `-rss_limit_mb` and `-malloc_limit_mb` bound memory, and its leak detection
+/// finds what a connection leaves behind.
 public enum ConnectionFuzzTarget {
     /// The server's settings: the defaults with timeouts short enough for the fuzzer's clock.
     static let configuration: HTTP2ServerConfiguration = {

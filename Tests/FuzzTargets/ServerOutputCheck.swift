@@ -3,12 +3,16 @@ import CNGHTTP2
 /// Checks what a server sent on one connection: whole frames, each of a type, length and
 /// stream that a server may send (RFC 9113 §6), SETTINGS first, each stream's frames in the
 /// order of a response (HEADERS, DATA, trailers, or RST_STREAM at any point; nothing after its
-/// end but one RST_STREAM), every header block decodable (HPACK, nghttp2's inflater) with `:status` first, and
-/// every block that ends a stream carrying a `grpc-status` from 0 to 16.
+/// end but one RST_STREAM), every header block decodable (HPACK, nghttp2's inflater) with `:status`
+/// first, and each response ended as its content type's protocol ends it: gRPC by a header block
+/// carrying a `grpc-status` from 0 to 16, gRPC-Web and Connect by their body
+/// (END_STREAM on DATA) or by a headers-only answer carrying `grpc-status` (Connect unary's alone
+/// may carry its status in its HTTP status), never by HTTP trailers.
 struct ServerOutputCheck {
-    /// A stream's state on the server's side: `ended` by END_STREAM (RST_STREAM may still
+    /// A stream's state on the server's side: `headersSent` with whether the response is
+    /// gRPC's (which alone ends with trailers), `ended` by END_STREAM (RST_STREAM may still
     /// follow, RFC 9113 §5.1 half-closed (local)), or `reset`.
-    private enum StreamState { case open, headersSent, ended, reset }
+    private enum StreamState: Equatable { case open, headersSent(grpc: Bool), ended, reset }
 
     private var streams: [UInt32: StreamState] = [:]
     private var goAwayLastStream: UInt32?
@@ -94,8 +98,11 @@ struct ServerOutputCheck {
             block = (stream, flags & 1 != 0, payload)
             if flags & 4 != 0 { try endBlock() }
         default:
-            guard state == .headersSent else { throw FuzzFailure("DATA on stream \(stream) before its headers") }
-            if flags & 1 != 0 { throw FuzzFailure("DATA ending stream \(stream): gRPC ends with trailers") }
+            guard case .headersSent(let grpc) = state else { throw FuzzFailure("DATA on stream \(stream) before its headers") }
+            if flags & 1 != 0 {
+                if grpc { throw FuzzFailure("DATA ending gRPC stream \(stream): gRPC ends with trailers") }
+                streams[stream] = .ended
+            }
         }
     }
 
@@ -111,14 +118,35 @@ struct ServerOutputCheck {
         if !first, fields.contains(where: { $0.name.hasPrefix(":") }) {
             throw FuzzFailure("pseudo-headers in stream \(stream)'s trailers")
         }
+        if case .headersSent(grpc: false) = streams[stream] {
+            throw FuzzFailure("HTTP trailers on stream \(stream), whose protocol ends in its body")
+        }
+        let contentType = fields.first(where: { $0.name == "content-type" })?.value ?? ""
+        let endsWithStatus = first ? Self.carriesGRPCStatus(contentType) : true
         if endStream {
-            guard let status = fields.first(where: { $0.name == "grpc-status" }).flatMap({ Int($0.value) }), (0...16).contains(status)
-            else { throw FuzzFailure("stream \(stream) ended without a valid grpc-status: \(fields)") }
+            if endsWithStatus {
+                guard let status = fields.first(where: { $0.name == "grpc-status" }).flatMap({ Int($0.value) }), (0...16).contains(status)
+                else { throw FuzzFailure("stream \(stream) ended without a valid grpc-status: \(fields)") }
+            }
             streams[stream] = .ended
         } else {
             guard first else { throw FuzzFailure("stream \(stream)'s trailers do not end it") }
-            streams[stream] = .headersSent
+            streams[stream] = .headersSent(grpc: Self.isGRPC(contentType))
         }
+    }
+
+    /// gRPC's content types (`application/grpc`, `application/grpc+json`, …), whose responses
+    /// end with trailers; not gRPC-Web's.
+    private static func isGRPC(_ contentType: String) -> Bool {
+        contentType == "application/grpc" || contentType.hasPrefix("application/grpc+")
+    }
+
+    /// Whether a headers-only answer in this content type carries its status as `grpc-status`:
+    /// every one but a Connect unary answer's (`application/json`, `application/cbor`), whose
+    /// HTTP status and body carry it.
+    private static func carriesGRPCStatus(_ contentType: String) -> Bool {
+        let essence = String(contentType.prefix { $0 != ";" }.filter { $0 != " " })
+        return essence != "application/json" && essence != "application/cbor"
     }
 
     private func decode(_ bytes: [UInt8]) throws(FuzzFailure) -> [(name: String, value: String)] {
