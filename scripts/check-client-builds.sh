@@ -4,8 +4,9 @@
 # - CatalogKit and RPCURLSession as they build for iOS: no HTTP/2 transport (no libnghttp2, no
 #   SwiftNIO);
 # - CatalogKit over HTTP/2 without the ClientTLS trait, as a package that connects over
-#   cleartext builds it: no NIOSSL (BoringSSL), no ServiceLifecycle, no server code.
-# Fails if either does not build or compiles a module it should not.
+#   cleartext builds it (Tests/CleartextClient, whose tests then connect in cleartext and see
+#   TLS refused): no NIOSSL (BoringSSL), no ServiceLifecycle, no server code.
+# Fails if either does not build, compiles a module it should not, or the tests fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,8 +37,9 @@ echo "check-client-builds.sh: CatalogKit without HTTP/2 built in $(( $(date +%s)
 refuse "CatalogKit without HTTP/2" "$found" 'NIO.*|RPCHTTP2.*'
 
 start=$(date +%s)
-swift build --scratch-path "$cleartext" --target CatalogKit --disable-default-traits
+swift build --package-path Tests/CleartextClient --scratch-path "$cleartext" --build-tests
 found=$(modules "$cleartext")
 echo "check-client-builds.sh: CatalogKit over cleartext HTTP/2 built in $(( $(date +%s) - start )) s: $found"
 refuse "CatalogKit over cleartext HTTP/2" "$found" 'NIOSSL|NIOTLS|RPCHTTP2|RPCHTTP2TLS|ServiceLifecycle|NIOHTTP1|Catalog(Server|Services|Store).*'
 echo "$found" | grep -qw RPCHTTP2Client || { echo "check-client-builds.sh: RPCHTTP2Client was not built" >&2; exit 1; }
+swift test --package-path Tests/CleartextClient --scratch-path "$cleartext" --skip-build
