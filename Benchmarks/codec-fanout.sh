@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # codec-fanout.sh: Filters/Watch fan-out in JSON against the same in CBOR, on one catalogd
 # (release, fresh SQLite store, 127.0.0.1:50051), with the CatalogClient fan-out client
-# (Benchmarks/CodecFanout, its own package, which builds catalogd too so that NIO is compiled
+# (Benchmarks/ClientFanout, its own package, which builds catalogd too so that NIO is compiled
 # once): N Watch subscribers over K connections on filter "bench", then M sequential Selects;
 # a change's latency is its Select's start to its arrival at each subscriber. ROUNDS rounds,
 # each a JSON run then a CBOR run. Prints each run (one JSON line), then the medians of p50, p99,
@@ -13,9 +13,9 @@
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 N=${N:-1000} K=${K:-10} M=${M:-200} ROUNDS=${ROUNDS:-3} TIMEOUT_S=${TIMEOUT_S:-120}
-cd "$root/Benchmarks/CodecFanout"
+cd "$root/Benchmarks/ClientFanout"
 swift build -c release --product catalogd >&2
-swift build -c release --product codec-fanout >&2
+swift build -c release --product client-fanout >&2
 bin=$(swift build -c release --show-bin-path)
 
 source "$root/Benchmarks/lib/processes.sh"
@@ -29,9 +29,9 @@ wait_port 50051 catalogd "$tmpdir/catalogd.log"
 echo "# $(nproc) cores, $N subscribers over $K connections, $M changes, $ROUNDS rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq "$ROUNDS"); do
   for codec in json cbor; do
-    "$bin/codec-fanout" --codec "$codec" --port 50051 --subscribers "$N" --connections "$K" --changes "$M" \
+    "$bin/client-fanout" --codec "$codec" --port 50051 --subscribers "$N" --connections "$K" --changes "$M" \
       --timeout-s "$TIMEOUT_S" --server-pid "$server" | tee -a "$tmpdir/$codec.jsonl" \
-      || { echo "codec-fanout in $codec failed (round $round); catalogd's log:" >&2; tail -n 20 "$tmpdir/catalogd.log" >&2; exit 1; }
+      || { echo "client-fanout in $codec failed (round $round); catalogd's log:" >&2; tail -n 20 "$tmpdir/catalogd.log" >&2; exit 1; }
   done
 done
 

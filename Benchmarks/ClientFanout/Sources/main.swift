@@ -1,9 +1,15 @@
 import CatalogKit
 import Foundation
+import RPCURLSession
 
-// Filters/Watch fan-out through CatalogClient, in the codec given by --codec: defines filter
-// `--filter` with 4 explicit options, opens `--subscribers` Watch streams over `--connections`
-// clients (one HTTP/2 connection each), waits until every stream has synced, then makes
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// Filters/Watch fan-out through CatalogClient, in the codec given by --codec and over the
+// transport given by --transport: defines filter `--filter` with 4 explicit options, opens
+// `--subscribers` Watch streams over `--connections` clients (one HTTP/2 connection each, or one
+// URLSession each), waits until every stream has synced, then makes
 // `--changes` Selects one after the other on one more client, cycling through the options so
 // that each one changes the state. The latency of change r at a subscriber is the arrival of its
 // first event with revision ≥ r minus the start of the Select that made r (a subscriber that
@@ -16,7 +22,7 @@ import Foundation
 
 /// Stops the program with `status`, saying why on standard error.
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("codec-fanout: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("client-fanout: \(message)\n".utf8))
     exit(status)
 }
 
@@ -42,12 +48,28 @@ var configuration = CatalogClient.Configuration.defaults
 configuration.codec = options.codec
 configuration.defaultCallOptions.timeout = .seconds(10)  // bounds the unary calls, not the watches
 
+/// A client for `--subscribers / --connections` Watch streams over `--transport`.
+func watchClient(_ options: Options, _ configuration: CatalogClient.Configuration) async throws -> CatalogClient {
+    switch options.transport {
+    case .nghttp2:
+        return try await CatalogClient.connect(host: options.host, port: options.port, configuration: configuration)
+    case .urlsession:
+        let session = URLSessionConfiguration.default
+        session.httpMaximumConnectionsPerHost = options.subscribers / options.connections + 1
+        session.timeoutIntervalForRequest = TimeInterval(options.timeoutSeconds) * 2  // a quiet stream is not a failure
+        let transport = URLSessionTransport(
+            baseURL: URL(string: "http://\(options.host):\(options.port)")!,
+            codec: options.codec == .cbor ? .cbor : .json, configuration: session, errorDetailNames: .catalog)
+        return CatalogClient(transport: transport, configuration: configuration)
+    }
+}
+
 let writer: CatalogClient
 var clients: [CatalogClient] = []
 do {
     writer = try await CatalogClient.connect(host: options.host, port: options.port, configuration: configuration)
     for _ in 0..<options.connections {
-        clients.append(try await CatalogClient.connect(host: options.host, port: options.port, configuration: configuration))
+        clients.append(try await watchClient(options, configuration))
     }
 } catch {
     fail("cannot connect to \(options.host):\(options.port): \(error)", status: 2)
@@ -141,6 +163,7 @@ let allConverged = converged == options.subscribers && progress.failures.isEmpty
 
 var fields: [(String, String)] = [
     ("codec", "\"\(options.codec.rawValue)\""),
+    ("transport", "\"\(options.transport.rawValue)\""),
     ("subscribers", "\(options.subscribers)"),
     ("connections", "\(options.connections)"),
     ("changes", "\(options.changes)"),

@@ -1,13 +1,22 @@
 import CatalogKit
 
-/// The command line: `codec-fanout --codec json|cbor [--host 127.0.0.1] [--port 50051]
-/// [--subscribers 1000] [--connections 10] [--changes 200] [--filter bench] [--timeout-s 120]
-/// [--server-pid PID]`.
+/// The command line: `client-fanout --codec json|cbor [--transport nghttp2|urlsession]
+/// [--host 127.0.0.1] [--port 50051] [--subscribers 1000] [--connections 10] [--changes 200]
+/// [--filter bench] [--timeout-s 120] [--server-pid PID]`.
 struct Options {
+    /// What carries the Watch streams: the nghttp2 transport (gRPC over HTTP/2, many streams
+    /// on a connection) or URLSessionTransport (Connect streaming over HTTP/1.1 through
+    /// FoundationNetworking's libcurl, one connection a stream). The Selects always go over nghttp2.
+    enum Transport: String {
+        case nghttp2, urlsession
+    }
+
     var codec = CatalogClient.Codec.json
+    var transport = Transport.nghttp2
     var host = "127.0.0.1"
     var port = 50051
-    /// Watch streams, spread evenly over `connections` clients.
+    /// Watch streams, spread evenly over `connections` clients (with URLSession, one session
+    /// each, whose streams take a connection each).
     var subscribers = 1000
     var connections = 10
     /// Sequential Selects, each waiting for the previous answer.
@@ -30,6 +39,11 @@ struct Options {
             case "--codec":
                 guard let codec = CatalogClient.Codec(rawValue: value) else { throw UsageError(description: "--codec: json or cbor, not \(value)") }
                 self.codec = codec
+            case "--transport":
+                guard let transport = Transport(rawValue: value) else {
+                    throw UsageError(description: "--transport: nghttp2 or urlsession, not \(value)")
+                }
+                self.transport = transport
             case "--host": host = value
             case "--port": port = try Self.parse(value, flag)
             case "--subscribers": subscribers = try Self.parse(value, flag)
