@@ -13,7 +13,8 @@ import ServiceLifecycle
 ///
 /// On graceful shutdown the health service turns NOT_SERVING, and every health and filter
 /// Watch ends with UNAVAILABLE, so that clients move elsewhere, while the server drains
-/// in-flight calls.
+/// in-flight calls. Over a store that reports its database's reachability (PostgreSQL), health
+/// is also NOT_SERVING while the database cannot be reached.
 public final class CatalogServerApp: Service, Sendable {
     /// The health service.
     public let health: HealthService
@@ -62,12 +63,23 @@ public final class CatalogServerApp: Service, Sendable {
         server.beginGracefulShutdown()
     }
 
+    /// Keeps health NOT_SERVING while the store's database cannot be reached, so that
+    /// health-checking clients and load balancers go to another replica; until cancelled.
+    private func followReachability(of database: any ReachabilityReporting) async {
+        for await reachable in database.reachabilityChanges() {
+            health.setServing(reachable)
+        }
+    }
+
     /// Loads the filters, then serves until graceful shutdown.
     public func run() async throws {
         try await filters.load(from: store)
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await self.filters.runHeartbeats() }
+                if let database = store as? any ReachabilityReporting {
+                    group.addTask { await self.followReachability(of: database) }
+                }
                 try await self.server.run()
                 group.cancelAll()
             }

@@ -23,12 +23,23 @@ public final class HealthService: RPCService {
 
     /// Changes a known service's status (or the server's, with `""`) and tells its watchers.
     public func setStatus(_ status: ServingStatus, for service: String = "") {
+        state.withLock { Self.set(status, for: service, in: &$0) }
+    }
+
+    /// Sets the server and every service SERVING or NOT_SERVING, as what they depend on (the
+    /// store's database) comes and goes; nothing once the server is shutting down.
+    public func setServing(_ serving: Bool) {
         state.withLock { state in
-            guard state.statuses[service] != nil, state.statuses[service] != status else { return }
-            state.statuses[service] = status
-            for watcher in state.watchers.values where watcher.service == service {
-                watcher.source.offer(status)
-            }
+            guard !state.shuttingDown else { return }
+            for service in Array(state.statuses.keys) { Self.set(serving ? .serving : .notServing, for: service, in: &state) }
+        }
+    }
+
+    private static func set(_ status: ServingStatus, for service: String, in state: inout State) {
+        guard state.statuses[service] != nil, state.statuses[service] != status else { return }
+        state.statuses[service] = status
+        for watcher in state.watchers.values where watcher.service == service {
+            watcher.source.offer(status)
         }
     }
 

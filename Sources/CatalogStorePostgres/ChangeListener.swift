@@ -50,10 +50,10 @@ struct ChangeListener: Sendable {
             connection = try await PostgresConnection.connect(
                 configuration: store.location.connectionConfiguration, id: connectionID, logger: store.logger)
         } catch {
-            store.reachable.store(false, ordering: .relaxed)
+            store.setReachable(false)
             throw error
         }
-        store.reachable.store(true, ordering: .relaxed)
+        store.setReachable(true)
         do {
             try await listen(on: connection, listening: listening)
         } catch {

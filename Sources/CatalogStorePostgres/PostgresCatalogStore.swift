@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// When the database cannot be reached, calls answer UNAVAILABLE `databaseUnavailable`; any
 /// other failure of PostgreSQL is logged at error level and answered INTERNAL `storage`.
-public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
+public final class PostgresCatalogStore: CatalogStore, FilterStore, ReachabilityReporting, Sendable {
     /// How the store keeps up with the other replicas.
     public struct Settings: Sendable {
         /// How often every filter's head revision is compared with what was delivered: the
@@ -52,7 +52,10 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
     /// This replica's name in its notices, so that its listener passes over its own.
     let replicaID = UUID().uuidString
     /// False while the listener fails to connect: calls then answer UNAVAILABLE at once.
+    /// Set through `setReachable(_:)`.
     let reachable = Atomic<Bool>(true)
+    /// The followers of `reachabilityChanges()`.
+    private let reachability = ReachabilityBroadcast()
 
     private init(location: PostgresLocation, settings: Settings, logger: Logger) {
         self.location = location
@@ -211,6 +214,18 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Sendable {
         func commitsEnded() {
             for generation in generations.withLock({ $0 }) { generation.commitEnds() }
         }
+    }
+
+    /// Whether the listener could connect: calls wait for a connection only while it could.
+    func setReachable(_ reachable: Bool) {
+        self.reachable.store(reachable, ordering: .relaxed)
+        reachability.publish(reachable)
+    }
+
+    /// Whether PostgreSQL can be reached now (the listener's last connection attempt
+    /// succeeded), then each change.
+    public func reachabilityChanges() -> AsyncStream<Bool> {
+        reachability.stream()
     }
 
     /// Whether the listener is connected: the caches keep reads only while it is.

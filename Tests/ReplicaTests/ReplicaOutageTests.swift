@@ -62,6 +62,31 @@ struct ReplicaOutageTests {
         }
     }
 
+    @Test("health is NOT_SERVING while PostgreSQL is down, and SERVING again once it is back")
+    func healthFollowsTheDatabase() async throws {
+        try await withReplicas(1) { replicas in
+            let client = try await replicas.client(0)
+            let watch = try await client.health.watch()
+            let (statuses, sink) = AsyncStream<ServingStatus>.makeStream()
+            let watcher = Task {
+                for try await update in watch { sink.yield(update.status) }
+            }
+            var updates = statuses.makeAsyncIterator()
+            #expect(await updates.next() == .serving)
+
+            try replicas.cluster.stopServer()
+            #expect(await updates.next() == .notServing)
+            #expect(try await client.health.check() == .notServing)
+
+            try replicas.cluster.startServer()
+            #expect(await updates.next() == .serving)
+            #expect(try await client.health.check(service: Health.serviceName) == .serving)
+            watcher.cancel()
+            _ = await watcher.result
+            await client.close()
+        }
+    }
+
     @Test("the listening connections killed with pg_terminate_backend lose no change")
     func listenerTerminated() async throws {
         try await withReplicas(2) { replicas in
