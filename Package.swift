@@ -170,7 +170,7 @@ let package = Package(
         .target(
             name: "CatalogStorePostgres",
             dependencies: [
-                "CatalogStore",
+                "CatalogStore", "RPCCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

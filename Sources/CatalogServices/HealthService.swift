@@ -46,9 +46,9 @@ public final class HealthService: RPCService {
     /// Marks the server and every service NOT_SERVING and ends every watch with UNAVAILABLE
     /// (after that last status), so that clients go elsewhere while the server drains.
     public func shutDown() {
-        let names = state.withLock { Array($0.statuses.keys) }
-        for name in names { setStatus(.notServing, for: name) }
         state.withLock { state in
+            // In one step with the flag, so that no `setServing` comes between.
+            for service in Array(state.statuses.keys) { Self.set(.notServing, for: service, in: &state) }
             state.shuttingDown = true
             for watcher in state.watchers.values { watcher.source.end() }
         }

@@ -3,6 +3,7 @@ import CatalogStore
 import Foundation
 import Logging
 import PostgresNIO
+import RPCCore
 import Synchronization
 
 /// The catalog in a PostgreSQL database, through a postgres-nio connection pool. Any number of
@@ -55,7 +56,7 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Reachability
     /// Set through `setReachable(_:)`.
     let reachable = Atomic<Bool>(true)
     /// The followers of `reachabilityChanges()`.
-    private let reachability = ReachabilityBroadcast()
+    private let reachability = ValueBroadcast(true)
 
     private init(location: PostgresLocation, settings: Settings, logger: Logger) {
         self.location = location
@@ -219,7 +220,7 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Reachability
     /// Whether the listener could connect: calls wait for a connection only while it could.
     func setReachable(_ reachable: Bool) {
         self.reachable.store(reachable, ordering: .relaxed)
-        reachability.publish(reachable)
+        reachability.publish(reachable, finishing: false)
     }
 
     /// Whether PostgreSQL can be reached now (the listener's last connection attempt
