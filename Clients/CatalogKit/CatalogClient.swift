@@ -32,11 +32,14 @@ public final class CatalogClient: Sendable {
     private let connections: (any OwnedConnections)?
     private let runner: CallRunner
     private let reconnectBackoff: Backoff
+    /// Whether ``withResponse(_:)`` lent this client: closing it is its lender's business.
+    private let isLent: Bool
 
     /// A client of `transport`, which is `connections` when the client made them.
     init(transport: any ClientTransport, connections: (any OwnedConnections)?, configuration: Configuration) {
         self.connections = connections
         self.reconnectBackoff = configuration.reconnectBackoff
+        self.isLent = false
         self.runner = CallRunner(
             rpc: RPCClient(transport: transport, interceptors: configuration.interceptors),
             defaults: configuration.defaultCallOptions,
@@ -50,6 +53,7 @@ public final class CatalogClient: Sendable {
         self.connections = nil
         self.runner = runner
         self.reconnectBackoff = reconnectBackoff
+        self.isLent = true
     }
 
     /// A client whose calls go through `transport` rather than connections of its own: an
@@ -133,10 +137,17 @@ public final class CatalogClient: Sendable {
         return UnaryResponse(message: message, initialMetadata: metadata?.initial ?? [:], trailingMetadata: metadata?.trailing ?? [:])
     }
 
-    /// Sends GOAWAY, lets open calls finish, then closes the connection. Calls made after
-    /// `close()` fail with CANCELLED. A client made with ``init(transport:bearerToken:configuration:)``
-    /// has no connection of its own: its transport's owner closes that.
+    /// Ends the client's server streams, sends GOAWAY, lets open unary calls finish, then
+    /// closes the connection.
+    ///
+    /// A Watch being iterated, or waiting to resume, throws CANCELLED ("the client was
+    /// closed"), as do streams opened after `close()`; so do unary calls made after it on a
+    /// client that made its own connection. A client made with
+    /// ``init(transport:bearerToken:configuration:)`` has no connection of its own: its
+    /// transport's owner closes that. Closing the client that ``withResponse(_:)`` lends does nothing.
     public func close() async {
+        guard !isLent else { return }
+        runner.openStreams.closeAll()
         await connections?.close()
     }
 }

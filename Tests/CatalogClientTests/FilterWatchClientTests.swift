@@ -1,4 +1,5 @@
 import CatalogKit
+import CatalogTestSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -153,6 +154,42 @@ struct FilterWatchClientTests {
         watch.cancel()
         #expect(await watch.end() == nil)
         await client.close()
+    }
+
+    @Test("closing the client ends a watch being iterated with CANCELLED, and close returns", .timeLimit(.minutes(1)))
+    func closeEndsAWatch() async throws {
+        try await withCatalogServerApp { _, port in
+            let client = try await CatalogClient.connect(port: port)
+            let watch = RecordedWatch(client, filterId: "categories")
+            #expect(await watch.next()?.kind == .snapshot)
+            let health = try await client.health.watch()
+            var answers = health.makeAsyncIterator()
+            #expect(try await answers.next()?.status == .serving)
+
+            await client.close()
+            let error = try #require(await watch.end())
+            #expect(error.code == .cancelled && error.message == "the client was closed")
+            await #expect(throws: RPCError.self) { try await answers.next() }
+            let late = RecordedWatch(client, filterId: "categories")
+            #expect(await late.end()?.code == .cancelled)
+        }
+    }
+
+    @Test("closing the client ends a watch waiting to resume at once, not after its backoff", .timeLimit(.minutes(1)))
+    func closeEndsAResumingWatch() async throws {
+        var configuration = CatalogClient.Configuration.defaults
+        configuration.reconnectBackoff = Backoff(initial: .seconds(600), maximum: .seconds(600))
+        let database = try TestDatabase()
+        let (client, watch) = try await withCatalogServer(databasePath: database.path) { port in
+            let client = try await CatalogClient.connect(port: port, configuration: configuration)
+            let watch = RecordedWatch(client, filterId: "categories")
+            #expect(await watch.next()?.kind == .snapshot)
+            return (client, watch)
+        }
+        try await eventually { watch.interruptions == 1 }
+        await client.close()
+        let error = try #require(await watch.end())
+        #expect(error.code == .cancelled && error.message == "the client was closed")
     }
 
     @Test("a deleted filter ends the watch with NOT_FOUND, not a resume", .timeLimit(.minutes(1)))

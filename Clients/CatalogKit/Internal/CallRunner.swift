@@ -19,6 +19,8 @@ struct CallRunner: Sendable {
     let tokenProvider: CatalogClient.TokenProvider?
     /// Where a client lent by `CatalogClient.withResponse(_:)` keeps its unary calls' metadata.
     var recorder: ResponseRecorder? = nil
+    /// The server streams open, which closing the client ends.
+    let openStreams = OpenStreams()
 
     /// `options` laid over the defaults, with the provider's token when the call carries none of its own.
     func resolved(_ options: CallOptions, over defaults: CallOptions) async throws(RPCError) -> CallOptions {
@@ -91,6 +93,9 @@ struct CallRunner: Sendable {
         _ request: Request,
         options: CallOptions
     ) async throws(RPCError) -> ResponseStream<Response> {
-        try await rpc.serverStreaming(method, request, options: resolved(options, over: streamDefaults))
+        guard !openStreams.isClosed else { throw OpenStreams.closedError }
+        let stream = try await rpc.serverStreaming(method, request, options: resolved(options, over: streamDefaults))
+        openStreams.track(stream)
+        return stream
     }
 }

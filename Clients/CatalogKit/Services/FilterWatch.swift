@@ -15,9 +15,10 @@ import RPCCore
 ///
 /// Iteration ends (returns `nil`) when the task is cancelled or the server ends the watch with
 /// OK (catalogd does not; another server of the contract may), and throws `RPCError` for an
-/// end it cannot resume from: NOT_FOUND (the filter was deleted), OUT_OF_RANGE,
-/// RESOURCE_EXHAUSTED (too many subscribers), an auth error, or the deadline of a watch
-/// given a timeout of its own (the client's default timeout does not bound a watch).
+/// end it cannot resume from: CANCELLED when the client is closed, NOT_FOUND (the filter was
+/// deleted), OUT_OF_RANGE, RESOURCE_EXHAUSTED (too many subscribers), an auth error, or the
+/// deadline of a watch given a timeout of its own (the client's default timeout does not
+/// bound a watch).
 ///
 /// ```swift
 /// for try await event in catalog.filters.watch("formations") {
@@ -97,9 +98,9 @@ public struct FilterWatch: AsyncSequence, Sendable {
                 if let resumeAt {
                     self.resumeAt = nil
                     do {
-                        try await Task.sleep(until: resumeAt, clock: .continuous)
+                        try await watch.runner.openStreams.sleep(until: resumeAt)
                     } catch {
-                        return end()
+                        return try endEarly()
                     }
                 }
                 if Task.isCancelled { return end() }
@@ -113,7 +114,7 @@ public struct FilterWatch: AsyncSequence, Sendable {
                     return .event(event)
                 } catch {
                     stream = nil
-                    if Task.isCancelled { return end() }
+                    if Task.isCancelled || watch.runner.openStreams.isClosed { return try endEarly() }
                     guard error.code == .unavailable || error.detail?.reason == ErrorDetail.streamResetReason else {
                         ended = true
                         throw error
@@ -151,6 +152,14 @@ public struct FilterWatch: AsyncSequence, Sendable {
         private mutating func end() -> FilterWatchUpdate? {
             ended = true
             stream = nil
+            return nil
+        }
+
+        /// Ends the watch before the server did: quietly when the task was cancelled,
+        /// throwing CANCELLED when the client was closed.
+        private mutating func endEarly() throws(RPCError) -> FilterWatchUpdate? {
+            _ = end()
+            if !Task.isCancelled && watch.runner.openStreams.isClosed { throw OpenStreams.closedError }
             return nil
         }
     }

@@ -5,7 +5,8 @@ import RPCCore
 /// serving status now, then each change.
 ///
 /// Iteration ends after the last answer of a call that ended OK and throws `RPCError` for any
-/// other end, e.g. when the server goes away. Releasing the sequence, or `cancel()`, ends the call.
+/// other end, e.g. when the server goes away, or CANCELLED when the client is closed.
+/// Releasing the sequence, or `cancel()`, ends the call.
 public struct HealthWatch: AsyncSequence, Sendable {
     /// Each element is a serving status.
     public typealias Element = HealthCheckResponse
