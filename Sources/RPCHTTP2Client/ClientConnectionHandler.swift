@@ -31,7 +31,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     init(configuration: HTTP2ClientConfiguration, authority: String) {
         self.configuration = configuration
-        requestCodec = ContentType(headerValue: configuration.contentType)?.codecName
+        requestCodec = configuration.resolvedContentType?.codecName
         self.authority = authority
         self.scheme = configuration.usesTLS ? "https" : "http"
     }

@@ -22,6 +22,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// `application/grpc` (JSON), which every gRPC server accepts; `application/grpc+cbor` for
     /// CBOR.
     public var contentType: String
+    /// The gRPC content type of the codec given to ``use(_:)``, if it was given one.
+    private var customContentType: ContentType? = nil
     /// The trailer that carries an error's ``ErrorDetail``: the one the service's server names.
     /// Default ``ErrorDetailNames/generic``.
     public var errorDetailNames: ErrorDetailNames = .generic
@@ -32,6 +34,19 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
 
     /// Whether connections use TLS.
     var usesTLS: Bool { tls != nil }
+
+    /// Sends calls in a codec of one's own, which the server registered as well
+    /// (`Router.additionalCodecs`): sets ``contentType`` to `application/grpc+name`.
+    public mutating func use(_ codec: any MessageCodec) {
+        let contentType = ContentType.grpc(codec)
+        customContentType = contentType
+        self.contentType = contentType.headerValue
+    }
+
+    /// What ``contentType`` names: a built-in type, or that of the codec given to ``use(_:)``.
+    var resolvedContentType: ContentType? {
+        ContentType(headerValue: contentType) ?? customContentType.flatMap { $0.headerValue == contentType ? $0 : nil }
+    }
 
     /// The defaults documented on each property.
     public static var defaults: HTTP2ClientConfiguration {

@@ -20,11 +20,14 @@ public final class HTTP2ClientConnection: ClientTransport, Sendable {
     private let handler: NIOLoopBound<ClientConnectionHandler>
     /// The `content-type` its calls send (`HTTP2ClientConfiguration.contentType`).
     public let contentType: String
+    /// The codec the content type names.
+    public let messageCodec: any MessageCodec
 
-    private init(channel: any Channel, handler: NIOLoopBound<ClientConnectionHandler>, contentType: String) {
+    private init(channel: any Channel, handler: NIOLoopBound<ClientConnectionHandler>, configuration: HTTP2ClientConfiguration) {
         self.channel = channel
         self.handler = handler
-        self.contentType = contentType
+        self.contentType = configuration.contentType
+        self.messageCodec = configuration.resolvedContentType?.codec ?? JSONCodec.shared
     }
 
     /// Connects to `host:port`: over cleartext HTTP/2 with prior knowledge, or over TLS with
@@ -67,7 +70,7 @@ public final class HTTP2ClientConnection: ClientTransport, Sendable {
                     }
                 }
             try await ready?.get()
-            return HTTP2ClientConnection(channel: channel, handler: handler, contentType: configuration.contentType)
+            return HTTP2ClientConnection(channel: channel, handler: handler, configuration: configuration)
         } catch {
             throw RPCError(.unavailable, "cannot connect to \(host):\(port): \(error)")
         }

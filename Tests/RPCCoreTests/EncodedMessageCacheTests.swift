@@ -10,6 +10,7 @@ struct EncodedMessageCacheTests {
     final class CountingCodec: MessageCodec {
         private let encodes = Mutex(0)
         var encodeCount: Int { encodes.withLock { $0 } }
+        var name: String { "counting" }
 
         func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {
             encodes.withLock { $0 += 1 }
@@ -23,6 +24,8 @@ struct EncodedMessageCacheTests {
 
     /// Another kind of codec: its bytes are JSON followed by a marker.
     struct MarkingCodec: MessageCodec {
+        var name: String { "marking" }
+
         func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {
             try JSONCodec.shared.encode(message) + Array("!".utf8)
         }

@@ -3,6 +3,10 @@ public protocol ClientTransport: Sendable {
     /// The `content-type` its calls send, which chooses how messages are encoded.
     var contentType: String { get }
 
+    /// The codec of its calls' messages; by default the built-in one `contentType` names
+    /// (JSON when it names none).
+    var messageCodec: any MessageCodec { get }
+
     /// Starts a call: sends the request headers and returns the stream.
     func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream
 }
@@ -29,4 +33,7 @@ public protocol ClientCallStream: Sendable {
 extension ClientTransport {
     /// `application/grpc`: JSON.
     public var contentType: String { ContentType.grpc.headerValue }
+
+    /// The built-in codec `contentType` names; JSON when it names none.
+    public var messageCodec: any MessageCodec { ContentType(headerValue: contentType)?.codec ?? JSONCodec.shared }
 }

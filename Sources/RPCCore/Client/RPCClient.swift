@@ -11,8 +11,8 @@ public struct RPCClient: Sendable {
     public let interceptors: [any ClientInterceptor]
     private let codec: any MessageCodec
 
-    /// A client whose calls go through `interceptors`, then `transport`, encoded as the
-    /// transport's content type says.
+    /// A client whose calls go through `interceptors`, then `transport`, encoded by the
+    /// transport's codec.
     ///
     /// - Parameters:
     ///   - transport: Where the calls go.
@@ -20,7 +20,7 @@ public struct RPCClient: Sendable {
     public init(transport: any ClientTransport, interceptors: [any ClientInterceptor] = []) {
         self.transport = transport
         self.interceptors = interceptors
-        codec = ContentType(headerValue: transport.contentType)?.codec ?? JSONCodec.shared
+        codec = transport.messageCodec
     }
 
     /// Calls a unary method and returns its response.

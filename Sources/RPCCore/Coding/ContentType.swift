@@ -1,5 +1,7 @@
 /// A request's content type: the protocol it speaks (gRPC, gRPC-Web or Connect) and the codec
 /// it selects.
+///
+/// JSON and CBOR are built in; a codec of one's own adds its types (see ``every(of:)``).
 public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// How a protocol frames a call's messages and its end.
     package enum Framing: Hashable, Sendable {
@@ -33,9 +35,28 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
         case grpcWebTextCBOR = "application/grpc-web-text+cbor"
     }
 
-    private let kind: Kind
+    /// A content type of a codec registered beyond JSON and CBOR (see ``MessageCodec/name``).
+    private final class Registered: Sendable {
+        let headerValue: String
+        let framing: Framing
+        let codec: any MessageCodec
 
-    private init(_ kind: Kind) { self.kind = kind }
+        init(headerValue: String, framing: Framing, codec: any MessageCodec) {
+            self.headerValue = headerValue
+            self.framing = framing
+            self.codec = codec
+        }
+    }
+
+    /// A built-in content type, which costs no reference count to copy, or a registered one.
+    private enum Storage {
+        case builtIn(Kind)
+        case registered(Registered)
+    }
+
+    private let storage: Storage
+
+    private init(_ kind: Kind) { self.storage = .builtIn(kind) }
 
     /// `application/grpc`, read as JSON (so stock gRPC clients work unchanged).
     public static var grpc: ContentType { ContentType(.grpc) }
@@ -65,21 +86,38 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     public static var grpcWebTextCBOR: ContentType { ContentType(.grpcWebTextCBOR) }
 
     /// The exact header value to echo back in the response.
-    public var headerValue: String { kind.rawValue }
+    public var headerValue: String {
+        switch storage {
+        case .builtIn(let kind): kind.rawValue
+        case .registered(let registered): registered.headerValue
+        }
+    }
 
     /// Whether the messages are CBOR (JSON otherwise).
-    private var isCBOR: Bool {
+    private static func isCBOR(_ kind: Kind) -> Bool {
         switch kind {
         case .grpcCBOR, .connectCBOR, .connectStreamingCBOR, .grpcWebCBOR, .grpcWebTextCBOR: true
         case .grpc, .grpcJSON, .connectJSON, .connectStreamingJSON, .grpcWeb, .grpcWebJSON, .grpcWebText, .grpcWebTextJSON: false
         }
     }
 
-    /// The codec's name: `json` or `cbor`.
-    public var codecName: String { isCBOR ? "cbor" : "json" }
+    /// The codec's name: `json`, `cbor`, or a registered codec's ``MessageCodec/name``.
+    public var codecName: String {
+        switch storage {
+        case .builtIn(let kind): Self.isCBOR(kind) ? "cbor" : "json"
+        case .registered(let registered): registered.codec.name
+        }
+    }
 
     /// How the protocol frames the call's messages.
     package var framing: Framing {
+        switch storage {
+        case .builtIn(let kind): Self.framing(of: kind)
+        case .registered(let registered): registered.framing
+        }
+    }
+
+    private static func framing(of kind: Kind) -> Framing {
         switch kind {
         case .grpc, .grpcJSON, .grpcCBOR: .grpc
         case .grpcWeb, .grpcWebJSON, .grpcWebCBOR: .grpcWeb
@@ -102,10 +140,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
             self.init(kind)
             return
         }
-        let essence = headerValue.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingHTTPWhitespace().lowercased()
-        } ?? ""
-        guard let kind = Kind(rawValue: essence) else { return nil }
+        guard let kind = Kind(rawValue: Self.essence(of: headerValue)) else { return nil }
         self.init(kind)
     }
 
@@ -119,7 +154,65 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The codec for this content type.
-    public var codec: any MessageCodec { isCBOR ? CBORCodec.shared : JSONCodec.shared }
+    public var codec: any MessageCodec {
+        switch storage {
+        case .builtIn(let kind): Self.isCBOR(kind) ? CBORCodec.shared : JSONCodec.shared
+        case .registered(let registered): registered.codec
+        }
+    }
+
+    /// The content types of `codec` in every protocol, for a codec of one's own named `name`:
+    /// `application/grpc+name`, `application/grpc-web+name`, `application/grpc-web-text+name`,
+    /// `application/name` (Connect unary) and `application/connect+name`.
+    public static func every(of codec: any MessageCodec) -> [ContentType] {
+        let name = codec.name
+        let forms: [(String, Framing)] = [
+            ("application/grpc+\(name)", .grpc),
+            ("application/grpc-web+\(name)", .grpcWeb),
+            ("application/grpc-web-text+\(name)", .grpcWebText),
+            ("application/\(name)", .connectUnary),
+            ("application/connect+\(name)", .connectStreaming),
+        ]
+        return forms.map { ContentType(registered: Registered(headerValue: $0.0, framing: $0.1, codec: codec)) }
+    }
+
+    /// The gRPC content type of `codec`: `application/grpc+name`.
+    public static func grpc(_ codec: any MessageCodec) -> ContentType { every(of: codec)[0] }
+
+    private init(registered: Registered) { self.storage = .registered(registered) }
+
+    /// `headerValue` (parameters ignored) among the built-in types and those of `codecs`.
+    package init?(headerValue: String, codecs: [any MessageCodec]) {
+        if let builtIn = ContentType(headerValue: headerValue) {
+            self = builtIn
+            return
+        }
+        let essence = Self.essence(of: headerValue)
+        for codec in codecs {
+            if let match = Self.every(of: codec).first(where: { $0.headerValue == essence }) {
+                self = match
+                return
+            }
+        }
+        return nil
+    }
+
+    /// Whether `name` can name a codec of one's own: a lowercase token (letters, digits, `.`,
+    /// `_`, `-`) none of whose content types is built in.
+    package static func isValidCodecName(_ name: String) -> Bool {
+        let allowed = name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        guard allowed, !name.isEmpty else { return false }
+        let forms = ["application/grpc+", "application/grpc-web+", "application/grpc-web-text+", "application/", "application/connect+"]
+        return forms.allSatisfy { ContentType(headerValue: $0 + name) == nil }
+    }
+
+    /// A header value without its parameters, trimmed and lowercased.
+    private static func essence(of headerValue: String) -> String {
+        headerValue.split(separator: ";", maxSplits: 1).first.map { $0.trimmingHTTPWhitespace().lowercased() } ?? ""
+    }
 
     /// The protocol's name, as metrics label calls: `grpc`, `grpc_web` or `connect`.
     public var protocolName: String {
@@ -131,6 +224,22 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { headerValue }
+
+    /// Equal when both are the same built-in type, or registered types with the same header value.
+    public static func == (lhs: ContentType, rhs: ContentType) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.builtIn(let left), .builtIn(let right)): left == right
+        case (.registered(let left), .registered(let right)): left.headerValue == right.headerValue
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .builtIn(let kind): hasher.combine(kind)
+        case .registered(let registered): hasher.combine(registered.headerValue)
+        }
+    }
 }
 
 extension JSONCodec {

@@ -12,6 +12,9 @@ public struct JSONCodec: MessageCodec {
     private let decoder: JSONDecoder
 
     /// A codec; `JSONCodec.shared` serves every call.
+    /// `json`.
+    public var name: String { "json" }
+
     public init() {
         let treeEncoder = JSONEncoder()
         treeEncoder.dateEncodingStrategy = .custom { date, encoder in

@@ -25,7 +25,8 @@ public struct InProcessTransport: ClientTransport {
     ///
     /// - Parameters:
     ///   - router: The handlers that answer the calls.
-    ///   - codec: How messages are encoded: `.grpc` (JSON, the default) or `.grpcCBOR`.
+    ///   - codec: How messages are encoded: `.grpc` (JSON, the default), `.grpcCBOR`, or the
+    ///     ``ContentType/grpc(_:)`` of a codec of one's own.
     public init(router: Router, codec: ContentType = .grpc) {
         self.router = router
         self.codec = codec
@@ -33,6 +34,8 @@ public struct InProcessTransport: ClientTransport {
     }
 
     public var contentType: String { codec.headerValue }
+
+    public var messageCodec: any MessageCodec { codec.codec }
 
     public func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream {
         let head = RequestHead(

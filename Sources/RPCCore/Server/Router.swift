@@ -24,8 +24,37 @@ public struct Router: Sendable {
     /// of any other method is refused, 405).
     public var readOnlyPaths: Set<String> = []
 
+    /// Codecs of one's own beyond JSON and CBOR, each accepted in every protocol under its
+    /// ``MessageCodec/name`` (`application/grpc+name`, `application/name` for Connect, …; see
+    /// ``ContentType/every(of:)``) and answered in kind. Default: none. A name must be a
+    /// lowercase token that no built-in type already uses (not `json`, `cbor` or `grpc`).
+    public var additionalCodecs: [any MessageCodec] = [] {
+        didSet {
+            for codec in additionalCodecs {
+                precondition(ContentType.isValidCodecName(codec.name), "'\(codec.name)' cannot name a codec of one's own")
+            }
+        }
+    }
+
     /// A router with no method and no authorizer.
     public init() {}
+
+    /// The content type `headerValue` names (parameters ignored), built in or of an additional codec.
+    package func contentType(headerValue: String) -> ContentType? {
+        ContentType(headerValue: headerValue, codecs: additionalCodecs)
+    }
+
+    /// The Connect unary content type of a GET's `encoding`, built in or of an additional codec.
+    package func contentType(connectEncoding encoding: String) -> ContentType? {
+        ContentType(connectEncoding: encoding) ?? contentType(headerValue: "application/\(encoding)").flatMap {
+            $0.framing == .connectUnary ? $0 : nil
+        }
+    }
+
+    /// Every content type served, the additional codecs' included.
+    package var acceptedContentTypes: [ContentType] {
+        ContentType.everyProtocol + additionalCodecs.flatMap(ContentType.every(of:))
+    }
 
     /// Every registered method, sorted by path.
     public var methods: [MethodDescriptor] { routes.values.map(\.descriptor).sorted { $0.path < $1.path } }

@@ -44,11 +44,11 @@ extension ConnectionCalls {
             return
         }
         if callRate?.admit() == false, let trailers = callRate?.refusal {
-            answer(stream, RequestValidation.refuse(headers, with: trailers), path: headers.path)
+            answer(stream, RequestValidation.refuse(headers, with: trailers, router: router), path: headers.path)
             return
         }
         if buffered.isOverBudget {
-            answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers), path: headers.path)
+            answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers, router: router), path: headers.path)
             return
         }
         let accepted: RequestValidation.Accepted

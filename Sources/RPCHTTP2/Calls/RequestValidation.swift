@@ -73,7 +73,7 @@ enum RequestValidation {
             // Connect's GET form: the message and its encoding are in the query.
             let parsed = ConnectQuery(path[path.index(after: mark)...])
             path = String(path[..<mark])
-            guard let encoding = ContentType(connectEncoding: parsed.encoding ?? "") else {
+            guard let encoding = router.contentType(connectEncoding: parsed.encoding ?? "") else {
                 throw Rejected(
                     httpStatus: 415, contentType: .connectJSON,
                     trailers: ResponseTrailers(code: .invalidArgument, message: "unsupported GET encoding '\(parsed.encoding ?? "none")'"))
@@ -81,12 +81,12 @@ enum RequestValidation {
             contentType = encoding
             query = parsed
         } else {
-            guard let raw = headers.contentType, let known = ContentType(headerValue: raw) else {
+            guard let raw = headers.contentType, let known = router.contentType(headerValue: raw) else {
                 let given = headers.contentType ?? "none"
                 throw Rejected(
                     httpStatus: 415, contentType: nil,
                     trailers: ResponseTrailers(code: .internalError, message: "unsupported content-type '\(given)'"),
-                    extraHeaders: [("accept-post", Self.acceptedTypes)])
+                    extraHeaders: [("accept-post", router.acceptedContentTypes.map(\.headerValue).joined(separator: ", "))])
             }
             contentType = known
         }
@@ -153,14 +153,11 @@ enum RequestValidation {
 
     /// A trailers-only answer with `trailers` to a request that is refused before it is looked
     /// at (a refused connection, a call over the rate limit), in its protocol when it has one.
-    static func refuse(_ headers: RequestHeaders, with trailers: ResponseTrailers) -> Rejected {
-        var contentType = headers.contentType.flatMap(ContentType.init(headerValue:))
+    static func refuse(_ headers: RequestHeaders, with trailers: ResponseTrailers, router: Router) -> Rejected {
+        var contentType = headers.contentType.flatMap(router.contentType(headerValue:))
         if contentType == nil, headers.method == "GET" { contentType = .connectJSON }
         return Rejected(contentType: contentType, trailers: trailers)
     }
-
-    /// The `accept-post` of a 415: every content type served.
-    static let acceptedTypes = ContentType.everyProtocol.map(\.headerValue).joined(separator: ", ")
 
     private static func reject(_ code: StatusCode, _ message: String, contentType: ContentType?) -> Rejected {
         Rejected(contentType: contentType, trailers: ResponseTrailers(code: code, message: message))

@@ -178,10 +178,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         }
         if let refusal {
             exchange.closeAfterResponse()
-            calls.answer(stream, RequestValidation.refuse(headers, with: refusal.trailers), path: headers.path)
+            calls.answer(stream, RequestValidation.refuse(headers, with: refusal.trailers, router: calls.router), path: headers.path)
             return
         }
-        if let contentType = headers.contentType.flatMap(ContentType.init(headerValue:)), contentType.framing == .grpc {
+        if let contentType = headers.contentType.flatMap(calls.router.contentType(headerValue:)), contentType.framing == .grpc {
             let trailers = ResponseTrailers(code: .internalError, message: "gRPC needs HTTP/2: over HTTP/1.1, call with Connect or gRPC-Web")
             calls.answer(stream, RequestValidation.Rejected(httpStatus: 415, contentType: nil, trailers: trailers), path: headers.path)
             return

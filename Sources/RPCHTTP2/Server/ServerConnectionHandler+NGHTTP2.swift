@@ -97,7 +97,7 @@ extension ServerConnectionHandler {
         }
         if let refusal {
             state.refusalAnswered()
-            calls.answer(stream, RequestValidation.refuse(headers, with: refusal.trailers), path: headers.path)
+            calls.answer(stream, RequestValidation.refuse(headers, with: refusal.trailers, router: calls.router), path: headers.path)
             return
         }
         calls.startCall(on: stream, headers: headers)

@@ -25,12 +25,13 @@ struct TestServer {
     }
 }
 
-/// Runs a server with the Echo service while `body` runs, then shuts it down; `authorizer`
-/// and `interceptors` go on the router, and `logger` (quiet by default) is the server's.
+/// Runs a server with the Echo service while `body` runs, then shuts it down; `authorizer`,
+/// `interceptors` and `codecs` go on the router, and `logger` (quiet by default) is the server's.
 func withTestServer<T>(
     configure: (inout HTTP2ServerConfiguration) -> Void = { _ in },
     authorizer: (any CallAuthorizer)? = nil,
     interceptors: [any ServerInterceptor] = [],
+    codecs: [any MessageCodec] = [],
     logger: Logger = quietLogger(),
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
@@ -43,6 +44,7 @@ func withTestServer<T>(
     router.readOnlyPaths = [Echo.quick.descriptor.path]
     router.authorizer = authorizer
     router.interceptors = interceptors
+    router.additionalCodecs = codecs
     let server = HTTP2Server(router: router, configuration: configuration, logger: logger)
     return try await whileServing(server) { port in try await body(TestServer(port: port, server: server, probe: probe)) }
 }

@@ -9,6 +9,9 @@ public struct CBORCodec: MessageCodec {
     /// One codec shared by every call; encoding and decoding keep no state between calls.
     public static let shared = CBORCodec()
 
+    /// `cbor`.
+    public var name: String { "cbor" }
+
     public init() {}
 
     public func encode<Message: Encodable>(_ message: Message) throws(RPCError) -> [UInt8] {
