@@ -130,20 +130,11 @@ extension ClientStream {
             guard contentType.hasPrefix("application/grpc") else {
                 return RPCError(.internalError, "unexpected response content-type '\(contentType)'")
             }
-            if let requestCodec, let answered = Self.codecName(ofResponseContentType: contentType), answered != requestCodec {
+            if let requestCodec, let answered = ContentType(headerValue: contentType), answered.codecName != requestCodec {
                 return RPCError(
-                    .internalError, "the server answered a \(requestCodec) call in \(answered) (content-type '\(contentType)')")
+                    .internalError, "the server answered a \(requestCodec) call in \(answered.codecName) (content-type '\(contentType)')")
             }
             return nil
-        }
-
-        /// The codec a gRPC response's content type names: a built-in one's, or `name` of
-        /// `application/grpc+name`; `nil` for `application/grpc` with parameters it cannot read.
-        static func codecName(ofResponseContentType contentType: String) -> String? {
-            if let builtIn = ContentType(headerValue: contentType) { return builtIn.codecName }
-            let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingHTTPWhitespace().lowercased() } ?? ""
-            guard essence.hasPrefix("application/grpc+") else { return nil }
-            return String(essence.dropFirst("application/grpc+".count))
         }
     }
 }
