@@ -137,17 +137,20 @@ public final class CatalogClient: Sendable {
         return UnaryResponse(message: message, initialMetadata: metadata?.initial ?? [:], trailingMetadata: metadata?.trailing ?? [:])
     }
 
-    /// Ends the client's server streams, sends GOAWAY, lets open unary calls finish, then
-    /// closes the connection.
+    /// Ends the client's server streams, sends GOAWAY, lets open unary calls finish within
+    /// `gracePeriod`, then closes the connection.
     ///
     /// A Watch being iterated, or waiting to resume, throws CANCELLED ("the client was
-    /// closed"), as do streams opened after `close()`; so do unary calls made after it on a
-    /// client that made its own connection. A client made with
-    /// ``init(transport:bearerToken:configuration:)`` has no connection of its own: its
-    /// transport's owner closes that. Closing the client that ``withResponse(_:)`` lends does nothing.
-    public func close() async {
+    /// closed"), as do streams opened after `close()`, and unary calls still open when the
+    /// grace period ends; so do unary calls made after it on a client that made its own
+    /// connection. A client made with ``init(transport:bearerToken:configuration:)`` has no
+    /// connection of its own: its transport's owner closes that. Closing the client that
+    /// ``withResponse(_:)`` lends does nothing.
+    ///
+    /// - Parameter gracePeriod: How long open unary calls may take to finish. Default 10 s.
+    public func close(gracePeriod: Duration = .seconds(10)) async {
         guard !isLent else { return }
         runner.openStreams.closeAll()
-        await connections?.close()
+        await connections?.close(gracePeriod: gracePeriod, error: OpenStreams.closedError)
     }
 }

@@ -19,8 +19,9 @@ public enum ConnectionState: Sendable, Hashable {
 
 /// The connections a client made itself: it closes them, and reports their state.
 package protocol OwnedConnections: Sendable {
-    /// Closes them gracefully; later calls fail with CANCELLED.
-    func close() async
+    /// Closes them gracefully: calls still open after `gracePeriod` end with `error`; later
+    /// calls fail with CANCELLED.
+    func close(gracePeriod: Duration, error: RPCError) async
     /// Their state now.
     var connectionState: ConnectionState { get }
     /// Their state now, then each change, until the client is closed.

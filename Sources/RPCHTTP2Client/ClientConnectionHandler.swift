@@ -195,6 +195,16 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         flush()
     }
 
+    /// Ends the calls still open with `error`, resetting their streams, and closes.
+    func closeNow(_ error: RPCError) {
+        guard let context else { return }
+        let open = Array(streams.keys)
+        failAll(error)
+        for id in open { session?.submitReset(streamID: id, errorCode: HTTP2ErrorCode.cancel) }
+        flush()
+        context.close(promise: nil)
+    }
+
     // MARK: Keepalive
 
     private func armKeepaliveTimer() {

@@ -126,10 +126,22 @@ public final class HTTP2ClientConnection: ClientTransport, Sendable {
         channel.closeFuture.whenComplete { _ in body() }
     }
 
-    /// Sends GOAWAY, lets open calls finish, then closes the connection.
-    public func close() async {
+    /// Sends GOAWAY, lets open calls finish, then closes the connection. With a
+    /// `gracePeriod`, calls still open after it end with `error` (by default CANCELLED), their
+    /// streams reset, and the connection closes then.
+    public func close(
+        gracePeriod: Duration? = nil,
+        error: RPCError = RPCError(.cancelled, "the connection was closed before the call ended")
+    ) async {
         let handler = self.handler
-        channel.eventLoop.execute { handler.value.beginClose() }
+        let eventLoop = channel.eventLoop
+        let deadline: Scheduled<Void>? = try? await eventLoop.submit {
+            handler.value.beginClose()
+            return gracePeriod.map { grace in
+                eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(grace)) { handler.value.closeNow(error) }
+            }
+        }.get()
         try? await channel.closeFuture.get()
+        deadline?.cancel()
     }
 }

@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// A listening TCP socket on 127.0.0.1 and a free port, for tests that play a server by hand.
-struct LoopbackListener: Sendable {
-    let fd: Int32
-    let port: Int
+package struct LoopbackListener: Sendable {
+    package let fd: Int32
+    package let port: Int
 
-    init(backlog: Int32 = 8) throws {
+    package init(backlog: Int32 = 8) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = loopbackAddress(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -28,13 +28,13 @@ struct LoopbackListener: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
-    func close() {
+    package func close() {
         closeSocket(fd)
     }
 }
 
 /// 127.0.0.1:`port` as a socket address (port 0: any free one).
-func loopbackAddress(port: Int) -> sockaddr_in {
+package func loopbackAddress(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port)).bigEndian
@@ -43,6 +43,6 @@ func loopbackAddress(port: Int) -> sockaddr_in {
 }
 
 /// `close(2)`, under a name that no `close()` method shadows.
-func closeSocket(_ fd: Int32) {
+package func closeSocket(_ fd: Int32) {
     _ = close(fd)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2TestSupport
 import RPCCore
 import RPCHTTP2
 import Testing

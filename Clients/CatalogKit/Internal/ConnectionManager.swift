@@ -129,8 +129,9 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
         }
     }
 
-    /// Closes the connection gracefully (GOAWAY, open calls finish); later calls fail with CANCELLED.
-    func close() async {
+    /// Closes the connection gracefully (GOAWAY, open calls finish or, after `gracePeriod`,
+    /// end with `error`); later calls fail with CANCELLED.
+    func close(gracePeriod: Duration, error: RPCError) async {
         let connection: HTTP2ClientConnection? = state.withLock { state in
             defer {
                 state = .closed
@@ -146,7 +147,7 @@ final class ConnectionManager: ClientTransport, OwnedConnections, Sendable {
                 return nil
             }
         }
-        await connection?.close()
+        await connection?.close(gracePeriod: gracePeriod, error: error)
     }
 
     // MARK: Connecting

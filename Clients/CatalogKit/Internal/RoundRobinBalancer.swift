@@ -45,7 +45,7 @@ final class RoundRobinBalancer: ClientTransport, OwnedConnections, Sendable {
         startEndpoints()
         try await waitWhileConnecting(until: nil)
         if case .transientFailure(let error) = connectionState {
-            await close()
+            await close(gracePeriod: .zero, error: error)
             throw error
         }
     }
@@ -64,15 +64,15 @@ final class RoundRobinBalancer: ClientTransport, OwnedConnections, Sendable {
         }
     }
 
-    /// Closes every connection gracefully (GOAWAY, open calls finish) and ends the endpoints'
-    /// tasks, waiting for a connection attempt under way (at most the connect timeout); later
-    /// calls fail with CANCELLED.
-    func close() async {
+    /// Closes every connection gracefully (GOAWAY, open calls finish or, after `gracePeriod`,
+    /// end with `error`) and ends the endpoints' tasks, waiting for a connection attempt under
+    /// way (at most the connect timeout); later calls fail with CANCELLED.
+    func close(gracePeriod: Duration, error: RPCError) async {
         let connections = update { $0.close() }
         let tasks = self.tasks.withLock { $0 }
         for task in tasks { task.cancel() }
         await withDiscardingTaskGroup { group in
-            for connection in connections { group.addTask { await connection.close() } }
+            for connection in connections { group.addTask { await connection.close(gracePeriod: gracePeriod, error: error) } }
         }
         for task in tasks { await task.value }
     }

@@ -9,6 +9,7 @@
 // An instance is meant to be created and used from a single task.
 
 import Glibc
+import HTTP2TestSupport
 
 // MARK: - Error codes
 
