@@ -59,7 +59,7 @@ public final class CatalogClient: Sendable {
     /// A client whose calls go through `transport` rather than connections of its own: an
     /// `InProcessTransport` runs them against the services in this process, which is how the
     /// `CatalogTesting` library gives app code's tests a real catalog with no server. Its
-    /// `configuration.connection` is not used; ``close()`` leaves `transport` to its owner.
+    /// `configuration.connection` is not used; ``close(gracePeriod:)`` leaves `transport` to its owner.
     ///
     /// - Parameters:
     ///   - transport: Where the calls go.
