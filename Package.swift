@@ -383,6 +383,7 @@ let package = Package(
                 "RPCHTTP2Client",
                 "RPCHTTP2Core",
                 "RPCTracing",
+                "RPCURLSession",
                 "ChildProcess",
                 "TestCertificates",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

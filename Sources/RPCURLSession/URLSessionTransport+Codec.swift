@@ -1,33 +1,41 @@
 import RPCCore
 
 extension URLSessionTransport {
-    /// How a ``URLSessionTransport`` encodes messages: JSON or CBOR. The calls return the same
-    /// values either way.
+    /// How a ``URLSessionTransport`` encodes messages: JSON, CBOR, or a codec of one's own.
+    /// The calls return the same values either way.
     public struct Codec: Hashable, Sendable, CustomStringConvertible {
-        private let isCBOR: Bool
+        /// The gRPC content type `RPCClient` reads to choose its codec. The transport never sends it.
+        let clientContentType: ContentType
+        private let unary: ContentType
+        private let streaming: ContentType
 
-        private init(isCBOR: Bool) { self.isCBOR = isCBOR }
+        private init(client: ContentType, unary: ContentType, streaming: ContentType) {
+            self.clientContentType = client
+            self.unary = unary
+            self.streaming = streaming
+        }
 
         /// JSON: Connect's `application/json` and `application/connect+json`.
-        public static var json: Codec { Codec(isCBOR: false) }
+        public static var json: Codec { Codec(client: .grpc, unary: .connectJSON, streaming: .connectStreamingJSON) }
         /// CBOR (RFC 8949): `application/cbor` and `application/connect+cbor`.
-        public static var cbor: Codec { Codec(isCBOR: true) }
+        public static var cbor: Codec { Codec(client: .grpcCBOR, unary: .connectCBOR, streaming: .connectStreamingCBOR) }
 
-        /// The gRPC content type `RPCClient` reads to choose its codec: `application/grpc`
-        /// (JSON) or `application/grpc+cbor`. The transport never sends it.
-        var clientContentType: ContentType { isCBOR ? .grpcCBOR : .grpc }
+        /// A codec of one's own, which the server registered too (`Router.additionalCodecs`):
+        /// Connect's `application/name` and `application/connect+name`.
+        public static func custom(_ codec: any MessageCodec) -> Codec {
+            let types = ContentType.every(of: codec)
+            return Codec(
+                client: ContentType.grpc(codec),
+                unary: types.first { $0.framing == .connectUnary }!,
+                streaming: types.first { $0.framing == .connectStreaming }!)
+        }
 
         /// The Connect content type of a call of `kind` on the wire.
         func wireContentType(_ kind: StreamingKind) -> ContentType {
-            switch (kind.serverStreaming, isCBOR) {
-            case (false, false): .connectJSON
-            case (false, true): .connectCBOR
-            case (true, false): .connectStreamingJSON
-            case (true, true): .connectStreamingCBOR
-            }
+            kind.serverStreaming ? streaming : unary
         }
 
-        /// `json` or `cbor`.
-        public var description: String { isCBOR ? "cbor" : "json" }
+        /// The codec's name: `json`, `cbor`, or that of a codec of one's own.
+        public var description: String { unary.codecName }
     }
 }

@@ -40,7 +40,7 @@ public struct URLSessionTransport: ClientTransport {
     /// - Parameters:
     ///   - baseURL: The server's URL without a path, e.g. `https://api.example.com`; each
     ///     call posts to `baseURL/<service>/<Method>`.
-    ///   - codec: `.json` (the default) or `.cbor`.
+    ///   - codec: `.json` (the default), `.cbor`, or `.custom(_:)` of a codec of one's own.
     ///   - configuration: The URLSession's configuration, read once: its timeouts, cookies,
     ///     proxies and connection limits. Default `.default`.
     ///   - errorDetailNames: The names the service gives its error details. Default
@@ -56,9 +56,12 @@ public struct URLSessionTransport: ClientTransport {
     }
 
     /// The gRPC content type whose codec `RPCClient` encodes messages with:
-    /// `application/grpc` (JSON) or `application/grpc+cbor`. On the wire the calls carry
-    /// Connect's content types of the same codec.
+    /// `application/grpc` (JSON), `application/grpc+cbor`, or `application/grpc+name` of a
+    /// codec of one's own. On the wire the calls carry Connect's content types of the same codec.
     public var contentType: String { codec.clientContentType.headerValue }
+
+    /// The codec messages are encoded with.
+    public var messageCodec: any MessageCodec { codec.clientContentType.codec }
 
     /// Opens a call of `method`; its request goes out with the first `send`.
     ///

@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
+import RPCURLSession
 import Testing
 
 /// A codec of a test's own, as a third party would write one: Foundation's binary property
@@ -28,8 +29,8 @@ struct PropertyListCodec: MessageCodec {
     }
 }
 
-/// A codec registered on the router (`Router.additionalCodecs`) is served in every protocol,
-/// and `HTTP2ClientConfiguration.use(_:)` makes a client speak it.
+/// A codec registered on the router (`Router.additionalCodecs`) is served in every protocol;
+/// `HTTP2ClientConfiguration.use(_:)` and `URLSessionTransport.Codec.custom(_:)` make clients speak it.
 @Suite("Additional codecs: a codec of one's own beside JSON and CBOR")
 struct AdditionalCodecTests {
     @Test("our client calls in the codec over HTTP/2, unary and streaming; JSON still works beside it")
@@ -98,6 +99,26 @@ struct AdditionalCodecTests {
             let accepted = report.unknown.acceptPost.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(accepted.contains("application/grpc+plist") && accepted.contains("application/plist"))
             #expect(accepted.contains("application/grpc+cbor"))
+        }
+    }
+
+    @Test("URLSessionTransport calls in Connect's forms of the codec, unary and streaming")
+    func urlSession() async throws {
+        try await withTestServer(codecs: [PropertyListCodec()]) { server in
+            let transport = URLSessionTransport(
+                baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)")), codec: .custom(PropertyListCodec()))
+            #expect(transport.contentType == "application/grpc+plist" && transport.codec.description == "plist")
+            let client = RPCClient(transport: transport)
+            #expect(try await client.unary(Echo.get, EchoRequest(text: "über")) == EchoResponse(text: "über"))
+            var indices: [Int?] = []
+            for try await response in try await client.serverStreaming(Echo.count, EchoRequest(text: "s", count: 3)) {
+                indices.append(response.index)
+            }
+            #expect(indices == [0, 1, 2])
+            let failure = await #expect(throws: RPCError.self) {
+                try await client.unary(Echo.get, EchoRequest(text: "x", status: 5, message: "no item 42"))
+            }
+            #expect(failure?.code == .notFound && failure?.message == "no item 42")
         }
     }
 
