@@ -12,6 +12,7 @@ public enum WatchState: Sendable, Hashable {
     /// model shows may be out of date until the next event makes it `.live` again.
     case reconnecting(RPCError)
     /// The Watch ended with an error it cannot resume from (NOT_FOUND: the filter was deleted;
-    /// an auth error; OUT_OF_RANGE…): ``FilterModel/run()`` returned. Run it again to retry.
+    /// an auth error; OUT_OF_RANGE…; CANCELLED once the client is closed):
+    /// ``FilterModel/run()`` returned. Run it again to retry.
     case failed(RPCError)
 }
