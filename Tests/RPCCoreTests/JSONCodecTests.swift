@@ -155,6 +155,22 @@ struct JSONCodecTests {
         #expect(error.detail?.field == field)
     }
 
+    @Test("refuses text nested deeper than Foundation takes, the 513 arrays it trapped on included", arguments: [513, 514, 100_000])
+    func tooDeep(depth: Int) {
+        let error = #expect(throws: RPCError.self) { try codec.decode(Order.self, from: Array(repeating: UInt8(ascii: "["), count: depth)) }
+        #expect(error?.code == .invalidArgument && error?.message.contains("nests deeper than 512 levels") == true)
+        let shallow = #expect(throws: RPCError.self) { try codec.decode(Order.self, from: Array(repeating: UInt8(ascii: "["), count: 512)) }
+        #expect(shallow?.code == .invalidArgument && shallow?.message.contains("nests deeper") == false)
+    }
+
+    @Test("counts nesting outside strings only")
+    func nestingOutsideStrings() {
+        #expect(JSONNesting.exceeds(1, in: Array("[[]]".utf8)))
+        #expect(!JSONNesting.exceeds(1, in: Array(#"["[[{", "\"[[" ]"#.utf8)))
+        #expect(!JSONNesting.exceeds(2, in: Array(#"{"a": [1], "b": {"c": 2}}"#.utf8)))
+        #expect(JSONNesting.exceeds(2, in: Array(#"{"a": [[1]]}"#.utf8)))
+    }
+
     @Test("is what both content types use")
     func contentTypesUseJSON() throws {
         for contentType in [ContentType.grpc, .grpcJSON] {

@@ -1,4 +1,5 @@
 import Foundation
+import RPCCore
 
 /// Where the next page of a `listItems` starts: the last row's sort key and id (keyset
 /// pagination, so pages stay stable under concurrent inserts), plus the query it belongs to.
@@ -34,7 +35,7 @@ package struct PageToken: Codable, Equatable {
 
     /// `nil` when the string is not a token.
     package init?(encoded: String) {
-        guard let data = Data(base64Encoded: encoded),
+        guard let data = Data(base64Encoded: encoded), !JSONNesting.exceeds(1, in: data),
             let token = try? JSONDecoder().decode(PageToken.self, from: data)
         else { return nil }
         self = token

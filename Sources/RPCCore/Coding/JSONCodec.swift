@@ -47,6 +47,11 @@ public struct JSONCodec: MessageCodec {
         if let readable = Message.self as? any JSONReadable.Type, let message = Self.read(bytes, with: { readable.init(json: &$0) }) {
             return message as! Message
         }
+        if JSONNesting.exceeds(JSONNesting.foundationLimit, in: bytes) {
+            throw RPCError(
+                .invalidArgument, "message is not valid JSON: it nests deeper than \(JSONNesting.foundationLimit) levels",
+                detail: ErrorDetail(reason: "invalidMessage"))
+        }
         let data = bytes.isEmpty ? Data("{}".utf8) : Data(bytes)
         do {
             return try decoder.decode(Message.self, from: data)

@@ -6,6 +6,9 @@ package enum JSONCBORBridge {
     /// The CBOR of a JSON message (`{}` when empty): integral numbers as integers.
     package static func cbor(fromJSON json: [UInt8]) throws(RPCError) -> [UInt8] {
         let value: JSONValue
+        if JSONNesting.exceeds(JSONNesting.foundationLimit, in: json) {
+            throw RPCError(.invalidArgument, "the request is not JSON: it nests deeper than \(JSONNesting.foundationLimit) levels")
+        }
         do {
             value = json.isEmpty ? .object([:]) : try JSONDecoder().decode(JSONValue.self, from: Data(json))
         } catch {
