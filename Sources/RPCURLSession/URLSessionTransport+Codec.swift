@@ -23,11 +23,8 @@ extension URLSessionTransport {
         /// A codec of one's own, which the server registered too (`Router.additionalCodecs`):
         /// Connect's `application/name` and `application/connect+name`.
         public static func custom(_ codec: any MessageCodec) -> Codec {
-            let types = ContentType.every(of: codec)
-            return Codec(
-                client: ContentType.grpc(codec),
-                unary: types.first { $0.framing == .connectUnary }!,
-                streaming: types.first { $0.framing == .connectStreaming }!)
+            Codec(
+                client: .grpc(codec), unary: .of(codec, framing: .connectUnary), streaming: .of(codec, framing: .connectStreaming))
         }
 
         /// The Connect content type of a call of `kind` on the wire.

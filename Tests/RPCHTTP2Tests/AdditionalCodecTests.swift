@@ -33,6 +33,20 @@ struct PropertyListCodec: MessageCodec {
 /// `HTTP2ClientConfiguration.use(_:)` and `URLSessionTransport.Codec.custom(_:)` make clients speak it.
 @Suite("Additional codecs: a codec of one's own beside JSON and CBOR")
 struct AdditionalCodecTests {
+    /// A unary call echoing `text`, a stream of three, and an error with its code and message.
+    static func callEveryShape(_ client: RPCClient, text: String) async throws {
+        #expect(try await client.unary(Echo.get, EchoRequest(text: text)) == EchoResponse(text: text))
+        var indices: [Int?] = []
+        for try await response in try await client.serverStreaming(Echo.count, EchoRequest(text: "s", count: 3)) {
+            indices.append(response.index)
+        }
+        #expect(indices == [0, 1, 2])
+        let failure = await #expect(throws: RPCError.self) {
+            try await client.unary(Echo.get, EchoRequest(text: "x", status: 5, message: "no item 42"))
+        }
+        #expect(failure?.code == .notFound && failure?.message == "no item 42")
+    }
+
     @Test("our client calls in the codec over HTTP/2, unary and streaming; JSON still works beside it")
     func grpcOverHTTP2() async throws {
         try await withTestServer(codecs: [PropertyListCodec()]) { server in
@@ -41,17 +55,7 @@ struct AdditionalCodecTests {
             let connection = try await server.connect(configuration)
             #expect(connection.contentType == "application/grpc+plist")
             #expect(connection.messageCodec.name == "plist")
-            let client = RPCClient(transport: connection)
-            #expect(try await client.unary(Echo.get, EchoRequest(text: "héllo")) == EchoResponse(text: "héllo"))
-            var indices: [Int?] = []
-            for try await response in try await client.serverStreaming(Echo.count, EchoRequest(text: "s", count: 3)) {
-                indices.append(response.index)
-            }
-            #expect(indices == [0, 1, 2])
-            let failure = await #expect(throws: RPCError.self) {
-                try await client.unary(Echo.get, EchoRequest(text: "x", status: 5, message: "no item 42"))
-            }
-            #expect(failure?.code == .notFound && failure?.message == "no item 42")
+            try await Self.callEveryShape(RPCClient(transport: connection), text: "héllo")
             await connection.close()
             #expect(try await server.servesAnotherConnection())
         }
@@ -108,17 +112,7 @@ struct AdditionalCodecTests {
             let transport = URLSessionTransport(
                 baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)")), codec: .custom(PropertyListCodec()))
             #expect(transport.contentType == "application/grpc+plist" && transport.codec.description == "plist")
-            let client = RPCClient(transport: transport)
-            #expect(try await client.unary(Echo.get, EchoRequest(text: "über")) == EchoResponse(text: "über"))
-            var indices: [Int?] = []
-            for try await response in try await client.serverStreaming(Echo.count, EchoRequest(text: "s", count: 3)) {
-                indices.append(response.index)
-            }
-            #expect(indices == [0, 1, 2])
-            let failure = await #expect(throws: RPCError.self) {
-                try await client.unary(Echo.get, EchoRequest(text: "x", status: 5, message: "no item 42"))
-            }
-            #expect(failure?.code == .notFound && failure?.message == "no item 42")
+            try await Self.callEveryShape(RPCClient(transport: transport), text: "über")
         }
     }
 

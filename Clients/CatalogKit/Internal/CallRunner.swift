@@ -93,9 +93,8 @@ struct CallRunner: Sendable {
         _ request: Request,
         options: CallOptions
     ) async throws(RPCError) -> ResponseStream<Response> {
-        guard !openStreams.isClosed else { throw OpenStreams.closedError }
-        let stream = try await rpc.serverStreaming(method, request, options: resolved(options, over: streamDefaults))
-        openStreams.track(stream)
-        return stream
+        try await openStreams.open { () async throws(RPCError) in
+            try await rpc.serverStreaming(method, request, options: resolved(options, over: streamDefaults))
+        }
     }
 }

@@ -34,8 +34,17 @@ final class OpenStreams: Sendable {
     /// Whether the client was closed.
     var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// The stream `open` opens, kept to be ended when the client closes. Throws CANCELLED
+    /// without opening it once the client is closed.
+    func open<Stream: EndsWhenClientCloses>(_ open: () async throws(RPCError) -> Stream) async throws(RPCError) -> Stream {
+        guard !isClosed else { throw Self.closedError }
+        let stream = try await open()
+        track(stream)
+        return stream
+    }
+
     /// Keeps `stream` to be ended when the client closes; ends it at once when it has.
-    func track(_ stream: some EndsWhenClientCloses) {
+    private func track(_ stream: some EndsWhenClientCloses) {
         let closed = state.withLock { state in
             guard !state.closed else { return true }
             if state.entries.count >= state.sweepAbove {

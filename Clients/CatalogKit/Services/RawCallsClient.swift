@@ -37,19 +37,18 @@ public struct RawCallsClient: Sendable {
         let message = carriesCBOR ? try JSONCBORBridge.cbor(fromJSON: request) : request
         let transport = runner.rpc.transport
         let context = ClientCallContext(method: method, options: try await runner.resolved(options, over: runner.defaults))
-        guard !runner.openStreams.isClosed else { throw OpenStreams.closedError }
-        let responses = try await runner.rpc.interceptors.run(context) { (context) async throws(RPCError) in
-            let call = try await transport.openCall(method, options: context.options)
-            do throws(RPCError) {
-                try await call.send(message, endOfStream: true)
-            } catch {
-                call.cancel()
-                throw error
+        return try await runner.openStreams.open { () async throws(RPCError) in
+            try await runner.rpc.interceptors.run(context) { (context) async throws(RPCError) in
+                let call = try await transport.openCall(method, options: context.options)
+                do throws(RPCError) {
+                    try await call.send(message, endOfStream: true)
+                } catch {
+                    call.cancel()
+                    throw error
+                }
+                return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
             }
-            return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
         }
-        runner.openStreams.track(responses)
-        return responses
     }
 
     /// The method named by `path` (`service/Method`, with or without the leading `/`).

@@ -161,40 +161,33 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How a registered codec's content types start, one per framing: its name follows.
+    private static let registeredPrefixes: [(prefix: String, framing: Framing)] = [
+        ("application/grpc+", .grpc),
+        ("application/grpc-web+", .grpcWeb),
+        ("application/grpc-web-text+", .grpcWebText),
+        ("application/", .connectUnary),
+        ("application/connect+", .connectStreaming),
+    ]
+
     /// The content types of `codec` in every protocol, for a codec of one's own named `name`:
     /// `application/grpc+name`, `application/grpc-web+name`, `application/grpc-web-text+name`,
     /// `application/name` (Connect unary) and `application/connect+name`.
     public static func every(of codec: any MessageCodec) -> [ContentType] {
-        let name = codec.name
-        let forms: [(String, Framing)] = [
-            ("application/grpc+\(name)", .grpc),
-            ("application/grpc-web+\(name)", .grpcWeb),
-            ("application/grpc-web-text+\(name)", .grpcWebText),
-            ("application/\(name)", .connectUnary),
-            ("application/connect+\(name)", .connectStreaming),
-        ]
-        return forms.map { ContentType(registered: Registered(headerValue: $0.0, framing: $0.1, codec: codec)) }
+        registeredPrefixes.map { ContentType(codec, $0.prefix, $0.framing) }
     }
 
     /// The gRPC content type of `codec`: `application/grpc+name`.
-    public static func grpc(_ codec: any MessageCodec) -> ContentType { every(of: codec)[0] }
+    public static func grpc(_ codec: any MessageCodec) -> ContentType { of(codec, framing: .grpc) }
 
-    private init(registered: Registered) { self.storage = .registered(registered) }
+    /// The content type of `codec` that frames calls as `framing`.
+    package static func of(_ codec: any MessageCodec, framing: Framing) -> ContentType {
+        let prefix = registeredPrefixes.first { $0.framing == framing }!.prefix
+        return ContentType(codec, prefix, framing)
+    }
 
-    /// `headerValue` (parameters ignored) among the built-in types and those of `codecs`.
-    package init?(headerValue: String, codecs: [any MessageCodec]) {
-        if let builtIn = ContentType(headerValue: headerValue) {
-            self = builtIn
-            return
-        }
-        let essence = Self.essence(of: headerValue)
-        for codec in codecs {
-            if let match = Self.every(of: codec).first(where: { $0.headerValue == essence }) {
-                self = match
-                return
-            }
-        }
-        return nil
+    private init(_ codec: any MessageCodec, _ prefix: String, _ framing: Framing) {
+        storage = .registered(Registered(headerValue: prefix + codec.name, framing: framing, codec: codec))
     }
 
     /// Whether `name` can name a codec of one's own: a lowercase token (letters, digits, `.`,
@@ -205,12 +198,11 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
         guard allowed, !name.isEmpty else { return false }
-        let forms = ["application/grpc+", "application/grpc-web+", "application/grpc-web-text+", "application/", "application/connect+"]
-        return forms.allSatisfy { ContentType(headerValue: $0 + name) == nil }
+        return registeredPrefixes.allSatisfy { ContentType(headerValue: $0.prefix + name) == nil }
     }
 
     /// A header value without its parameters, trimmed and lowercased.
-    private static func essence(of headerValue: String) -> String {
+    package static func essence(of headerValue: String) -> String {
         headerValue.split(separator: ";", maxSplits: 1).first.map { $0.trimmingHTTPWhitespace().lowercased() } ?? ""
     }
 

@@ -33,20 +33,27 @@ public struct Router: Sendable {
             for codec in additionalCodecs {
                 precondition(ContentType.isValidCodecName(codec.name), "'\(codec.name)' cannot name a codec of one's own")
             }
+            additionalContentTypes = Dictionary(
+                additionalCodecs.flatMap(ContentType.every(of:)).map { ($0.headerValue, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
+
+    /// The additional codecs' content types by header value, made once rather than per request.
+    private var additionalContentTypes: [String: ContentType] = [:]
 
     /// A router with no method and no authorizer.
     public init() {}
 
     /// The content type `headerValue` names (parameters ignored), built in or of an additional codec.
     package func contentType(headerValue: String) -> ContentType? {
-        ContentType(headerValue: headerValue, codecs: additionalCodecs)
+        if let builtIn = ContentType(headerValue: headerValue) { return builtIn }
+        guard !additionalContentTypes.isEmpty else { return nil }
+        return additionalContentTypes[ContentType.essence(of: headerValue)]
     }
 
     /// The Connect unary content type of a GET's `encoding`, built in or of an additional codec.
     package func contentType(connectEncoding encoding: String) -> ContentType? {
-        ContentType(connectEncoding: encoding) ?? contentType(headerValue: "application/\(encoding)").flatMap {
+        ContentType(connectEncoding: encoding) ?? additionalContentTypes["application/\(encoding)"].flatMap {
             $0.framing == .connectUnary ? $0 : nil
         }
     }
