@@ -167,6 +167,14 @@ struct Catalogd: AsyncParsableCommand {
             """)
     var requestBodyTimeoutSeconds: Double = 30
 
+    @Option(
+        help: """
+            Seconds a connection may take from accept to its first complete request head (TLS handshake, \
+            HTTP/2 preface and HEADERS, or HTTP/1.1 head), whatever its protocol, and each later HTTP/1.1 \
+            head from its first byte; past it the connection is closed (0: no limit).
+            """)
+    var requestHeadTimeoutSeconds: Double = 10
+
     @Option(help: "Seconds response bytes may wait with none taken by the client; past it the stream is reset (0: no limit).")
     var sendStallTimeoutSeconds: Double = 30
 
@@ -224,6 +232,7 @@ struct Catalogd: AsyncParsableCommand {
             throw ValidationError("--max-buffered-bytes-per-connection must be more than --max-message-size (\(maxMessageSize))")
         }
         let requestBodyTimeout = try Self.timeout(requestBodyTimeoutSeconds, flag: "--request-body-timeout-seconds")
+        let requestHeadTimeout = try Self.timeout(requestHeadTimeoutSeconds, flag: "--request-head-timeout-seconds")
         let sendStallTimeout = try Self.timeout(sendStallTimeoutSeconds, flag: "--send-stall-timeout-seconds")
         guard let statementTimeout = try Self.timeout(databaseTimeoutSeconds, flag: "--database-timeout-seconds") else {
             throw ValidationError("--database-timeout-seconds must be more than 0")
@@ -259,6 +268,7 @@ struct Catalogd: AsyncParsableCommand {
             configuration.maxBufferedBytesPerConnection = maxBufferedBytesPerConnection
             configuration.maxBufferedBytes = maxBufferedBytes
             configuration.requestBodyTimeout = requestBodyTimeout
+            configuration.requestHeadTimeout = requestHeadTimeout
             configuration.sendStallTimeout = sendStallTimeout
             configuration.keepaliveInterval = keepaliveSeconds > 0 ? .seconds(keepaliveSeconds) : nil
             configuration.idleTimeout = idleTimeoutSeconds > 0 ? .seconds(idleTimeoutSeconds) : nil

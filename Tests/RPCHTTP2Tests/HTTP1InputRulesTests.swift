@@ -17,6 +17,8 @@ struct HTTP1InputRulesTests {
         ("a bare LF", head + "X-A: b\nContent-Length: 2\r\n\r\n{}", "400"),
         ("an unparsable chunk size", head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n", "400"),
         ("a body announced over the message limit", head + "Content-Length: 99999999\r\n\r\n{}", "413"),
+        ("a chunk declared over the message limit", head + "Transfer-Encoding: chunked\r\n\r\n7fffffff\r\n", "413"),
+        ("a later chunk declared over the message limit", head + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n7FFFFFFF;x=y\r\n", "413"),
         ("a header list over the limit", head + "X-Big: \(String(repeating: "a", count: 20_000))\r\nContent-Length: 2\r\n\r\n{}", "431"),
         ("a header list far over the limit", head + "X-Big: \(String(repeating: "a", count: 40_000))\r\nContent-Length: 2\r\n\r\n{}", "431"),
     ])
@@ -68,7 +70,7 @@ struct HTTP1InputRulesTests {
 
     @Test("a request head that does not arrive in full within the timeout is dropped, and a bystander is served meanwhile")
     func headTimeout() async throws {
-        try await withTestServer(configure: { $0.requestBodyTimeout = .milliseconds(300) }) { server in
+        try await withTestServer(configure: { $0.requestHeadTimeout = .milliseconds(300) }) { server in
             let port = server.port
             let started = ContinuousClock.now
             async let dropped = runBlocking {

@@ -74,7 +74,7 @@ struct ServerTLSHandshakeHandlerTests {
         let logger = quietLogger()
         let starter = FrontEndStarter(
             configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: logger, metrics: ServerMetrics(router: Router()),
-            refusal: nil, warnings: WarningThrottle(), bufferPool: BufferedBytesPool(limit: 1 << 20))
+            refusal: nil, warnings: WarningThrottle(), bufferPool: BufferedBytesPool(limit: 1 << 20), headDeadline: nil)
         let channel = EmbeddedChannel()
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 50051)).wait()
         try channel.pipeline.syncOperations.addHandler(

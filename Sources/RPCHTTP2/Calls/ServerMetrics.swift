@@ -14,6 +14,8 @@ import Synchronization
 ///   limit, `reason` being `server_limit` or `peer_limit`.
 /// - `rpc_server_calls_ended_early_total{reason}`: calls the server ended to free what they
 ///   held, `reason` being `buffer_budget`, `request_timeout` or `send_stall`.
+/// - `rpc_server_connections_closed_total{reason}`: connections the server closed on its own
+///   (`ConnectionClose`), `reason` being `head_timeout`, `idle_timeout` or `abuse`.
 ///
 /// The table of methods is made with the server, with the factory in force then; a method's
 /// handles once, the first time it records; a call finds its method by `Route.index`, not by
@@ -28,6 +30,7 @@ final class ServerMetrics: Sendable {
     private let refusedForServerLimit: Counter
     private let refusedForPeerLimit: Counter
     private let endedEarly: [EarlyEnd: Counter]
+    private let closedConnections: [ConnectionClose: Counter]
     /// By `Route.index`.
     private let methods: [MethodMetrics]
     private let methodsByPath: [String: MethodMetrics]
@@ -43,6 +46,9 @@ final class ServerMetrics: Sendable {
             label: "rpc_server_connections_refused_total", dimensions: [("reason", "peer_limit")], factory: factory)
         endedEarly = Dictionary(uniqueKeysWithValues: EarlyEnd.allCases.map { reason in
             (reason, Counter(label: "rpc_server_calls_ended_early_total", dimensions: [("reason", reason.rawValue)], factory: factory))
+        })
+        closedConnections = Dictionary(uniqueKeysWithValues: ConnectionClose.allCases.map { reason in
+            (reason, Counter(label: "rpc_server_connections_closed_total", dimensions: [("reason", reason.rawValue)], factory: factory))
         })
         let routes = router.methods.compactMap { router.route(for: $0.path) }.sorted { $0.index < $1.index }
         precondition(routes.map(\.index) == Array(routes.indices), "route indices are not dense")
@@ -73,6 +79,21 @@ final class ServerMetrics: Sendable {
     /// Counts a call the server ended early.
     func endedEarly(_ reason: EarlyEnd) {
         endedEarly[reason]?.increment()
+    }
+
+    /// Why the server closed a connection on its own.
+    enum ConnectionClose: String, CaseIterable {
+        /// No complete request head within `HTTP2ServerConfiguration.requestHeadTimeout`.
+        case headTimeout = "head_timeout"
+        /// No call within `HTTP2ServerConfiguration.idleTimeout`.
+        case idleTimeout = "idle_timeout"
+        /// Past an abuse limit (`AbuseLimits`).
+        case abuse
+    }
+
+    /// Counts a connection the server closed for `reason`.
+    func closed(_ reason: ConnectionClose) {
+        closedConnections[reason]?.increment()
     }
 
     /// Counts a connection refused by `refusal`.

@@ -31,14 +31,23 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// `nil` with no idle timeout.
     @exclusivity(unchecked) private var idleTimeout: LazyTimeout?
     @exclusivity(unchecked) private var graceTimer: Scheduled<Void>?
-    /// Drops the connection when a request head has been arriving for `requestBodyTimeout`
+    /// Drops the connection when a request head has been arriving for `requestHeadTimeout`
     /// (see `bytesArrived`); `nil` with no such timeout.
     @exclusivity(unchecked) private var headTimeout: LazyTimeout?
+    /// A chunk declared a size over the message limit (`HTTP1ReadObserver`): the parse error
+    /// that follows is answered 413.
+    @exclusivity(unchecked) var chunkOverLimit = false
+    /// Times the connection from accept until its first request head; `nil`: not timed.
+    private let headDeadline: RequestHeadDeadline?
 
-    init(calls: ConnectionCalls, configuration: HTTP2ServerConfiguration, refusal: ConnectionRefusal?) {
+    init(
+        calls: ConnectionCalls, configuration: HTTP2ServerConfiguration, refusal: ConnectionRefusal?,
+        headDeadline: RequestHeadDeadline? = nil
+    ) {
         self.calls = calls
         self.configuration = configuration
         self.refusal = refusal
+        self.headDeadline = headDeadline
     }
 
     // MARK: Channel events
@@ -61,16 +70,19 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         if let timeout = configuration.idleTimeout {
             idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [self] in
                 calls.logger.debug("closing idle HTTP/1.1 connection")
+                calls.metrics.closed(.idleTimeout)
                 closeNow()
             }
         }
-        if let timeout = configuration.requestBodyTimeout {
+        if let timeout = configuration.requestHeadTimeout {
             headTimeout = LazyTimeout(timeout, on: context.eventLoop) { [self] in
                 calls.warnings.warning(
                     "closing connection: request head incomplete", metadata: ["timeout": "\(timeout)"], on: calls.logger)
+                calls.metrics.closed(.headTimeout)
                 closeNow()
             }
         }
+        headDeadline?.close = { [self] in closeNow() }
         armIdleTimer()
     }
 
@@ -80,6 +92,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         defer { isReading = false }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            headDeadline?.met()
             idleTimeout?.stop()
             headTimeout?.stop()
             begin(head)
@@ -115,6 +128,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        headDeadline?.met()
         idleTimeout?.cancel()
         headTimeout?.cancel()
         idleTimeout = nil
@@ -122,19 +136,26 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         calls.releaseCallbacks()
     }
 
-    /// A request that does not parse (contract §1.1's input rules) is answered 400, or 431 for a
-    /// header block over the limit, with a Connect error body, when no response is under way;
-    /// then the connection closes.
+    /// A request that does not parse (contract §1.1's input rules) is answered 400, 431 for a
+    /// header block over the limit, or 413 for a chunk over the message limit, as
+    /// `refuseAndClose` says.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         calls.logger.debug("HTTP/1.1 connection error", metadata: ["error": "\(error)"])
         guard let parserError = error as? HTTPParserError else { return closeNow() }
+        let status: HTTPResponseStatus =
+            if chunkOverLimit { .payloadTooLarge } else if parserError == .headerOverflow { .requestHeaderFieldsTooLarge } else { .badRequest }
+        refuseAndClose(status, context: context)
+    }
+
+    /// The request cannot be read on: answered `status` with a Connect error body when no
+    /// response is under way, then the connection closes.
+    private func refuseAndClose(_ status: HTTPResponseStatus, context: ChannelHandlerContext) {
         switch exchange.parseFailed() {
         case .none:
             return
         case .close:
             context.close(promise: nil)
         case .answerAndClose:
-            let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
             let body = ConnectError.json(HTTP1RequestRefusal.trailers(for: status), names: configuration.errorDetailNames)
             let head = HTTPResponseHead(
                 version: .http1_1, status: status,
@@ -272,7 +293,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     // MARK: Timers
 
     /// Bytes arrived (`HTTP1ReadObserver`): while no request is being served they begin a head,
-    /// which must be complete within `requestBodyTimeout`, or the connection is dropped.
+    /// which must be complete within `requestHeadTimeout`, or the connection is dropped.
     func bytesArrived() {
         guard exchange.isBetweenRequests else { return }
         headTimeout?.start()
@@ -380,7 +401,9 @@ extension HTTP1ConnectionHandler: CallTransport {
     }
 
     func closeAbusive(_ reason: String) {
+        guard !exchange.isClosing else { return }
         calls.warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: calls.logger)
+        calls.metrics.closed(.abuse)
         closeNow()
     }
 }

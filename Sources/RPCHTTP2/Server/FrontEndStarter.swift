@@ -15,6 +15,8 @@ struct FrontEndStarter {
     let refusal: ConnectionRefusal?
     let warnings: WarningThrottle
     let bufferPool: BufferedBytesPool
+    /// Times the connection until its first complete request head; `nil`: not timed.
+    let headDeadline: RequestHeadDeadline?
 
     /// Adds the front end for `version` after `context`'s handler.
     func start(_ context: ChannelHandlerContext, _ version: HTTPVersionDetector.Version) throws {
@@ -23,7 +25,7 @@ struct FrontEndStarter {
         case .http2:
             let handler = ServerConnectionHandler(
                 configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: metrics, refusal: refusal,
-                warnings: warnings, bufferPool: bufferPool)
+                warnings: warnings, bufferPool: bufferPool, headDeadline: headDeadline)
             try pipeline.addHandler(handler, position: .after(context.handler))
         case .http1:
             let calls = ConnectionCalls(
@@ -32,13 +34,15 @@ struct FrontEndStarter {
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderListSize = 2 * configuration.maxHeaderListSize
             limits.maxHeaderFieldSize = 2 * configuration.maxHeaderListSize
-            let handler = HTTP1ConnectionHandler(calls: calls, configuration: configuration, refusal: refusal)
+            let handler = HTTP1ConnectionHandler(calls: calls, configuration: configuration, refusal: refusal, headDeadline: headDeadline)
             try pipeline.addHandler(handler, position: .after(context.handler))
             try pipeline.configureHTTPServerPipeline(
                 position: .after(context.handler), withPipeliningAssistance: true, withErrorHandling: false,
                 withOutboundHeaderValidation: true, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
                 withDecoderLimitConfiguration: limits)
-            try pipeline.addHandler(HTTP1ReadObserver(handler: handler), position: .after(context.handler))
+            // A chunk may hold a whole enveloped message, as a content-length body may.
+            let observer = HTTP1ReadObserver(handler: handler, maxChunkSize: configuration.maxReceiveMessageSize + 5)
+            try pipeline.addHandler(observer, position: .after(context.handler))
         }
     }
 }

@@ -29,7 +29,8 @@ extension HTTP2Server {
         tasks.finish()
         let starter = FrontEndStarter(
             configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: ServerMetrics(router: router),
-            refusal: nil, warnings: WarningThrottle(), bufferPool: BufferedBytesPool(limit: configuration.maxBufferedBytes))
+            refusal: nil, warnings: WarningThrottle(), bufferPool: BufferedBytesPool(limit: configuration.maxBufferedBytes),
+            headDeadline: nil)
         return HTTPVersionDetector(start: starter.start)
     }
 }

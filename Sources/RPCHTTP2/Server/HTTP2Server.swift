@@ -193,9 +193,17 @@ public final class HTTP2Server: Service, Sendable {
                 state.admission.closed(decision, peer: peer)
             }
         }
+        let headDeadline = configuration.requestHeadTimeout.map { bound in
+            RequestHeadDeadline(bound: bound, channel: channel) { [logger, metrics, warnings] in
+                metrics.closed(.headTimeout)
+                warnings.warning(
+                    "closing connection: no complete request head in time", metadata: ["peer": "\(peer)", "timeout": "\(bound)"],
+                    on: logger)
+            }
+        }
         let starter = FrontEndStarter(
             configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: metrics, refusal: refusal,
-            warnings: warnings, bufferPool: bufferPool)
+            warnings: warnings, bufferPool: bufferPool, headDeadline: headDeadline)
         if let tls = configuration.tls {
             try channel.pipeline.syncOperations.addHandlers(
                 NIOSSLServerHandler(context: tls.currentContext),

@@ -54,6 +54,13 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// `grpc-timeout`; past it the call ends with DEADLINE_EXCEEDED and its bytes are freed.
     /// `nil`: no limit. Default 30 s.
     public var requestBodyTimeout: Duration?
+    /// How long a connection may take, from accept, to send its first complete request head
+    /// (a TLS handshake, the HTTP/2 preface and a HEADERS frame, or an HTTP/1.1 request head),
+    /// whatever protocol it turns out to speak, and how long each later HTTP/1.1 request head
+    /// may take from its first byte. A connection past it is closed (an HTTP/2 one with GOAWAY),
+    /// so that one that never speaks frees its connection slot. A shorter `idleTimeout` still
+    /// drains an HTTP/2 connection with no stream first. `nil`: no limit. Default 10 s.
+    public var requestHeadTimeout: Duration?
     /// How long response bytes may wait with none taken by the client (a flow-control window
     /// it never opens, a connection it does not read); past it the stream is reset (CANCEL)
     /// and its bytes are freed. `nil`: no limit. Default 30 s.
@@ -112,6 +119,7 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
             maxBufferedBytesPerConnection: 8 * 1024 * 1024,
             maxBufferedBytes: 1024 * 1024 * 1024,
             requestBodyTimeout: .seconds(30),
+            requestHeadTimeout: .seconds(10),
             sendStallTimeout: .seconds(30),
             keepaliveInterval: .seconds(120),
             keepaliveTimeout: .seconds(20),

@@ -46,6 +46,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(received frame: ReceivedFrame) {
         switch frame.type {
         case FrameType.headers:
+            headDeadline?.met()
             guard let stream = calls.streams[frame.streamID] else { return }
             if !stream.machine.isStarted { startCall(on: stream) }
             if frame.endStream { calls.endRequest(on: stream) }

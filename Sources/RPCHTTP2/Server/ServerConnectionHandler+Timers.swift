@@ -24,6 +24,7 @@ extension ServerConnectionHandler {
             // reference would put every retain of the handler on the slow path.
             idleTimeout = LazyTimeout(timeout, on: context.eventLoop) { [self] in
                 logger.debug("closing idle connection")
+                metrics.closed(.idleTimeout)
                 beginGracefulShutdown()
             }
         }

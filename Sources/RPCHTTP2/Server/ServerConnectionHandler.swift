@@ -54,13 +54,16 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// Runs while no stream is open (see `armIdleTimer`); `nil` with no idle timeout.
     @exclusivity(unchecked) var idleTimeout: LazyTimeout?
     @exclusivity(unchecked) var graceTimer: Scheduled<Void>?
+    /// Times the connection until its first HEADERS frame; `nil`: not timed.
+    let headDeadline: RequestHeadDeadline?
 
     init(
         configuration: HTTP2ServerConfiguration, router: Router, tasks: ConnectionTasks, logger: Logger,
         metrics: ServerMetrics, refusal: ConnectionRefusal? = nil, warnings: WarningThrottle = WarningThrottle(),
-        bufferPool: BufferedBytesPool? = nil
+        bufferPool: BufferedBytesPool? = nil, headDeadline: RequestHeadDeadline? = nil
     ) {
         self.configuration = configuration
+        self.headDeadline = headDeadline
         self.calls = ConnectionCalls(
             configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: metrics, warnings: warnings,
             bufferPool: bufferPool)
@@ -94,6 +97,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             (Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
         ])
         session.setConnectionWindow(Int32(clamping: configuration.connectionWindowSize))
+        headDeadline?.close = { [self] in
+            self.session?.terminate(errorCode: HTTP2ErrorCode.noError)
+            closeAfterFlush()
+        }
         switch state.channelActive() {
         case .none:
             break
@@ -225,7 +232,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     /// GOAWAY ENHANCE_YOUR_CALM, then close.
     func closeAbusive(_ reason: String) {
+        guard state.isOpen else { return }
         calls.warnings.warning("closing abusive connection", metadata: ["reason": "\(reason)"], on: logger)
+        metrics.closed(.abuse)
         session?.terminate(errorCode: HTTP2ErrorCode.enhanceYourCalm)
         closeAfterFlush()
     }
@@ -254,6 +263,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// make every retain of the handler take the slow path, and it is retained for every
     /// frame), which would otherwise keep it alive.
     private func releaseCallbacks() {
+        headDeadline?.met()
         keepalive = nil
         idleTimeout?.cancel()
         idleTimeout = nil
