@@ -12,7 +12,7 @@ import RPCCore
 ///
 /// What HTTP/1.1 decides (where the exchange is, how a head is framed, keep-alive) is
 /// `HTTP1Exchange`'s; a head's input rules are `HTTP1RequestRefusal`'s, and the raw bytes
-/// before the decoder are checked by `HTTP1InputGuard`.
+/// before the decoder are watched by `HTTP1ReadObserver` (a head that never ends, a chunk over the limit).
 final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
