@@ -19,10 +19,39 @@
 # takes about as long and they do not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== setup"
-scripts/setup.sh
-echo "== swift build --build-tests"
-swift build --build-tests
+
+# Each phase's wall time, and the Swift Testing event streams of the test runs, for the table
+# that ends the run (`report`), failed or not.
+phases=()
+events=$(mktemp -d)
+report() {
+  local status=$?
+  if [ ${#phases[@]} -gt 0 ]; then
+    echo "== phases (wall time)"
+    printf '%s\n' "${phases[@]}"
+    printf '%-64s %6d s\n' "total" "$SECONDS"
+  fi
+  if compgen -G "$events/*.jsonl" >/dev/null; then
+    echo "== the 20 slowest tests"
+    python3 scripts/slowest-tests.py 20 "$events"/*.jsonl || true
+  fi
+  rm -rf "$events"
+  exit "$status"
+}
+trap report EXIT
+
+# phase NAME COMMAND...: runs COMMAND as the phase NAME, and notes its wall time and outcome.
+phase() {
+  local name=$1 start=$SECONDS status=0
+  shift
+  echo "== $name"
+  "$@" || status=$?
+  phases+=("$(printf '%-64s %6d s  %s' "$name" $((SECONDS - start)) "$([ "$status" -eq 0 ] && echo ok || echo "FAILED ($status)")")")
+  return "$status"
+}
+
+phase "setup" scripts/setup.sh
+phase "swift build --build-tests" swift build --build-tests
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${TEST_PARALLELISM:-4}"
 
 # Runs `swift test "$@"`, stopping a run still going after 20 minutes (hung: the suite takes
@@ -32,7 +61,8 @@ run_tests() {
   local log status
   log=$(mktemp)
   set +e
-  timeout --signal=INT --kill-after=30 1200 swift test "$@" 2>&1 | tee "$log"
+  timeout --signal=INT --kill-after=30 1200 swift test "$@" \
+    --event-stream-output-path "$(mktemp -p "$events" --suffix .jsonl)" --event-stream-version 0 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
   set -e
   if [ "$status" -ne 0 ]; then
@@ -46,21 +76,13 @@ run_tests() {
 }
 
 if [ $# -gt 0 ]; then
-  echo "== swift test $*"
-  run_tests "$@"
+  phase "swift test $*" run_tests "$@"
   exit
 fi
-echo "== DocC documentation of CatalogKit, CatalogViewModels and RPCCore"
-scripts/docs.sh
-echo "== CatalogKit without HTTP/2 (as for iOS), and over cleartext HTTP/2 without TLS"
-scripts/check-client-builds.sh
-echo "== swift test"
-run_tests --skip SoakTests
-echo "== swift test --package-path Examples/FormationsApp"
-run_tests --package-path Examples/FormationsApp
-echo "== swift test --package-path Examples/Greeter"
-run_tests --package-path Examples/Greeter
-echo "== soak test, ${CATALOG_SOAK_SECONDS:-40} s a round"
-run_tests --filter SoakTests
-echo "== fuzz for ${FUZZ_SECONDS:-60} s a target"
-scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+phase "DocC: CatalogKit, CatalogViewModels, RPCCore" scripts/docs.sh
+phase "lean client builds: without HTTP/2, cleartext without TLS" scripts/check-client-builds.sh
+phase "swift test (all but the soak)" run_tests --skip SoakTests
+phase "swift test Examples/FormationsApp" run_tests --package-path Examples/FormationsApp
+phase "swift test Examples/Greeter" run_tests --package-path Examples/Greeter
+phase "soak, ${CATALOG_SOAK_SECONDS:-40} s a round" run_tests --filter SoakTests
+phase "fuzz, ${FUZZ_SECONDS:-60} s a target" scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
