@@ -71,6 +71,22 @@ struct CatalogdMetricsTests {
         await client.close()
     }
 
+    @Test("a connection that sends nothing is closed after --request-head-timeout-seconds, and counted by why")
+    func silentConnectionClosed() async throws {
+        let metricsPort = try freeLoopbackPort()
+        let catalogd = try await CatalogdProcess.start(extraArguments: [
+            "--metrics-address", "127.0.0.1:\(metricsPort)", "--request-head-timeout-seconds", "0.5",
+        ])
+        defer { catalogd.kill() }
+        let start = ContinuousClock.now
+        let answer = try HTTPGet.run(port: catalogd.port, request: "")
+        let elapsed = ContinuousClock.now - start
+        #expect(answer.isEmpty, "closed without an answer: \(answer)")
+        #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(5), "closed after \(elapsed)")
+        let scrape = try MetricsScrape.fetch(port: metricsPort)
+        #expect(scrape.samples[#"rpc_server_connections_closed_total{reason="head_timeout"}"#] == 1, "\(scrape.body)")
+    }
+
     @Test("another path is 404, another method 405")
     func otherRequests() async throws {
         let metricsPort = try freeLoopbackPort()
