@@ -19,8 +19,9 @@ struct PostgresMigratorTests {
 
     @Test("a fresh database gets every migration; a second run finds nothing to do")
     func freshThenCurrent() async throws {
-        try await withPostgresCluster { cluster async throws in
-            try await withPostgresClient(cluster.url()) { client async throws in
+        try await withSharedClusterDatabase { cluster, database async throws in
+            let url = cluster.url(database: database)
+            try await withPostgresClient(url) { client async throws in
                 #expect(try await PostgresMigrator(Self.history).migrate(client, logger: Self.logger) == [1, 2])
                 #expect(try await PostgresMigrator(Self.history).migrate(client, logger: Self.logger) == [])
                 #expect(try await count(client, "SELECT count(*) FROM note") == 1)
@@ -30,8 +31,9 @@ struct PostgresMigratorTests {
 
     @Test("a newer catalogd applies only the migrations it adds")
     func incremental() async throws {
-        try await withPostgresCluster { cluster async throws in
-            try await withPostgresClient(cluster.url()) { client async throws in
+        try await withSharedClusterDatabase { cluster, database async throws in
+            let url = cluster.url(database: database)
+            try await withPostgresClient(url) { client async throws in
                 #expect(try await PostgresMigrator(Array(Self.history.prefix(1))).migrate(client, logger: Self.logger) == [1])
                 #expect(try await count(client, "SELECT count(*) FROM note") == 0)
                 #expect(try await PostgresMigrator(Self.history).migrate(client, logger: Self.logger) == [2])
@@ -42,8 +44,8 @@ struct PostgresMigratorTests {
 
     @Test("replicas starting together migrate once: one run applies everything, the others find it done")
     func replicasTogether() async throws {
-        try await withPostgresCluster { cluster async throws in
-            let url = cluster.url()
+        try await withSharedClusterDatabase { cluster, database async throws in
+            let url = cluster.url(database: database)
             let runs = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<6 {
                     group.addTask {
@@ -66,8 +68,9 @@ struct PostgresMigratorTests {
     @Test("a failing migration names itself, and leaves nothing of its run behind")
     func failure() async throws {
         let broken = [Self.history[0], PostgresMigration(version: 2, statements: ["ALTER TABLE no_such_table ADD COLUMN x int"])]
-        try await withPostgresCluster { cluster async throws in
-            try await withPostgresClient(cluster.url()) { client async throws in
+        try await withSharedClusterDatabase { cluster, database async throws in
+            let url = cluster.url(database: database)
+            try await withPostgresClient(url) { client async throws in
                 await #expect {
                     try await PostgresMigrator(broken).migrate(client, logger: Self.logger)
                 } throws: { error in
@@ -82,8 +85,9 @@ struct PostgresMigratorTests {
 
     @Test("a database migrated by a newer catalogd is refused, naming both versions")
     func newerDatabase() async throws {
-        try await withPostgresCluster { cluster async throws in
-            try await withPostgresClient(cluster.url()) { client async throws in
+        try await withSharedClusterDatabase { cluster, database async throws in
+            let url = cluster.url(database: database)
+            try await withPostgresClient(url) { client async throws in
                 _ = try await PostgresMigrator(Self.history).migrate(client, logger: Self.logger)
                 await #expect(throws: PostgresSchemaError.newerThanKnown(applied: 2, known: 1)) {
                     try await PostgresMigrator(Array(Self.history.prefix(1))).migrate(client, logger: Self.logger)

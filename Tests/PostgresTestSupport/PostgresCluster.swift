@@ -171,6 +171,19 @@ package func withPostgresCluster<T>(_ body: (PostgresCluster) async throws -> T)
     return try await body(cluster)
 }
 
+/// Runs `body` with a new database of the shared cluster (`PostgresCluster.shared()`), dropped
+/// afterwards: for a test that a database of its own isolates well enough (one that stops or
+/// breaks the server takes `withPostgresCluster`).
+package func withSharedClusterDatabase<T>(
+    _ body: (_ cluster: PostgresCluster, _ database: String) async throws -> T
+) async throws -> T {
+    let cluster = try PostgresCluster.shared()
+    let database = "test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+    try cluster.createDatabase(database)
+    defer { try? cluster.dropDatabase(database) }
+    return try await body(cluster, database)
+}
+
 /// A step of starting or using a test cluster failed.
 package struct PostgresClusterError: Error, CustomStringConvertible {
     package let description: String

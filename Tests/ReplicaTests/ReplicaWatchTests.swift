@@ -15,7 +15,7 @@ struct ReplicaWatchTests {
 
     @Test("watchers on every replica see every revision of every writer, without a gap, and converge on the same state")
     func watchersConverge() async throws {
-        try await withReplicas(3) { replicas in
+        try await withReplicas(3, on: .shared) { replicas in
             var clients: [CatalogClient] = []
             for index in 0..<3 { clients.append(try await replicas.client(index)) }
             let shared = try await clients[0].filters.define("shared", title: "Shared", options: Self.options)
@@ -77,7 +77,7 @@ struct ReplicaWatchTests {
 
     @Test("a watcher whose replica is killed with SIGKILL resumes on another without a gap or a repeat")
     func replicaKilledMidStream() async throws {
-        try await withReplicas(3) { replicas in
+        try await withReplicas(3, on: .shared) { replicas in
             let writer = try await replicas.client(2)
             let start = try await writer.filters.define("shared", title: "Shared", options: Self.options)
             // The watcher knows every replica and is on the first.
@@ -102,18 +102,18 @@ struct ReplicaWatchTests {
 
     @Test("a Get or a Watch of a filter state a replica has not heard of yet catches up with the database first")
     func catchUpBeforeAnswering() async throws {
-        try await withReplicas(2) { replicas in
+        try await withReplicas(2, on: .shared) { replicas in
             let writer = try await replicas.client(0)
             let reader = try await replicas.client(1, configuration: { var c = CatalogClient.Configuration.replicaTests; c.retry = .none; return c }())
             // Written the way a replica does, but without its notification: as if it were lost.
-            try replicas.cluster.psql(
+            try replicas.psql(
                 """
                 INSERT INTO filter (id, revision, deleted, options) VALUES ('quiet', 1, false, '[{"id":1,"title":"One"},{"id":2,"title":"Two"}]');
                 INSERT INTO filter_step (filter_id, revision, title, source, edits, selected_id, presentation, updated_at, creates)
                 VALUES ('quiet', 1, 'Quiet', NULL, '[["i",0,{"id":1,"title":"One"}],["i",1,{"id":2,"title":"Two"}]]', NULL, 'expanded', 0, true);
                 """)
             #expect(try await reader.filters.get("quiet").revision == 1)
-            try replicas.cluster.psql(
+            try replicas.psql(
                 """
                 UPDATE filter SET revision = 2 WHERE id = 'quiet';
                 INSERT INTO filter_step (filter_id, revision, title, source, edits, selected_id, presentation, updated_at, creates)
