@@ -7,17 +7,23 @@
 # in Fuzz/Regressions (connection-* for the connection, http1-* for HTTP/1.1). On a crash it exits
 # non-zero and prints the input (base64): add it to Fuzz/Regressions, where `swift test`
 # replays it (FuzzRegressionTests), then fix the code.
+#
+# FUZZ_BUILD (default release) is the configuration the fuzzers are built in: release runs each
+# input fastest, for long runs; debug builds in about half the time and runs the deframer about
+# as fast and a connection about a third as fast, which scripts/test.sh takes for its short run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+configuration=${FUZZ_BUILD:-release}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # ld.gold fails on the sanitizer runtime's debug info; the toolchain's lld links it.
 printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld" \
   > "$work/toolset.json"
-swift build --package-path Fuzz -c release --toolset "$work/toolset.json" \
+swift build --package-path Fuzz -c "$configuration" --toolset "$work/toolset.json" \
   -Xswiftc -sanitize=fuzzer,address --product fuzz-rpc
+fuzzer="$(swift build --package-path Fuzz -c "$configuration" --show-bin-path)/fuzz-rpc"
 python3 Fuzz/seeds.py Schema/catalog.v1.json "$work/seeds" "$work/dictionary" "$work/connection-seeds" "$work/connection-dictionary"
 for input in Fuzz/Regressions/*; do
   case "$(basename "$input")" in
@@ -31,12 +37,12 @@ mkdir -p "$work/corpus" "$work/connection-corpus" "$work/http1-corpus" "$work/ht
 export SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp"
 
 status=0
-Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
+"$fuzzer" -max_total_time="$seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
   -dict="$work/dictionary" -artifact_prefix="$work/crashes/" "$work/corpus" "$work/seeds" || status=$?
-FUZZ_TARGET=connection Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=32768 \
+FUZZ_TARGET=connection "$fuzzer" -max_total_time="$seconds" -timeout=10 -max_len=32768 \
   -rss_limit_mb=1024 -malloc_limit_mb=64 -print_final_stats=1 -dict="$work/connection-dictionary" \
   -artifact_prefix="$work/crashes/connection-" "$work/connection-corpus" "$work/connection-seeds" || status=$?
-FUZZ_TARGET=http1 Fuzz/.build/release/fuzz-rpc -max_total_time="$seconds" -timeout=10 -max_len=32768 \
+FUZZ_TARGET=http1 "$fuzzer" -max_total_time="$seconds" -timeout=10 -max_len=32768 \
   -rss_limit_mb=1024 -malloc_limit_mb=64 -print_final_stats=1 \
   -artifact_prefix="$work/crashes/http1-" "$work/http1-corpus" "$work/http1-seeds" || status=$?
 for crash in "$work"/crashes/*; do
