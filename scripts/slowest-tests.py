@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """slowest-tests.py N EVENTS...: the N slowest tests of Swift Testing event streams (JSON lines, as
 `swift test --event-stream-output-path FILE --event-stream-version 0` writes them), one line each:
-wall time, then the test's suite and name. Suites are left out; a parameterized test counts whole."""
+wall time from the test's start to its end, then its suite and name. Suites are left out; a
+parameterized test counts whole.
+
+Swift Testing says a test started before the test waits for one of the slots that
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH (TEST_PARALLELISM) allows, so under that limit a
+time holds that wait too: `TEST_PARALLELISM=1 scripts/test.sh --filter SUITE` times a suite's
+tests alone."""
 import json
 import sys
 

@@ -1,22 +1,18 @@
 #!/usr/bin/env bash
-# test.sh [swift test args...]: sets up the machine, builds everything including the tests (and
-# so every Swift example of the documentation, Tests/DocumentationExamples), builds the client
-# libraries' DocC documentation failing on any warning (scripts/docs.sh), builds the client
-# library without its HTTP/2 transport as it builds for iOS, and over cleartext HTTP/2 without
-# TLS (scripts/check-client-builds.sh),
-# then runs every test suite with `swift test`, then the tests of the example packages, which
-# depend on this one by path (Examples/FormationsApp, an app on the view models, and
-# Examples/Greeter, a service of its own on RPCCore), the soak test (SoakTests) on its
-# own afterwards so that its load does not slow the other suites, then fuzzes the deframer and
-# request decoding, then a whole server connection, for FUZZ_SECONDS each (default 60;
-# scripts/fuzz.sh). Extra arguments go to `swift test` and skip the documentation, the
-# lean client builds, the example packages, the soak and the fuzzing, e.g.
+# test.sh [swift test args...]: the whole suite, as CI runs it (docs/testing.md). Sets up the
+# machine, builds everything including the tests (and so every Swift example of the
+# documentation), builds the DocC documentation failing on any warning (scripts/docs.sh), builds
+# the client library without its HTTP/2 transport and over cleartext HTTP/2 without TLS
+# (scripts/check-client-builds.sh), runs every suite with `swift test`, then the soak tests on
+# their own so that their load and timings are not the other suites' noise, then the tests of the
+# example packages, which depend on this one by path (Examples/FormationsApp, Examples/Greeter),
+# then the fuzzers for FUZZ_SECONDS each (default 30; scripts/fuzz.sh, built in FUZZ_BUILD,
+# default debug). It ends with each phase's wall time and the 20 slowest tests, passed or failed. Extra arguments go to `swift test` alone, e.g.
 # `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
 # suite starts a server or a process in most of its tests at the same moment, and on two cores
-# handlers, first messages and child processes then miss their deadlines; with 4 the suite
-# takes about as long and they do not.
+# handlers, first messages and child processes then miss their deadlines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,7 +78,11 @@ fi
 phase "DocC: CatalogKit, CatalogViewModels, RPCCore" scripts/docs.sh
 phase "lean client builds: without HTTP/2, cleartext without TLS" scripts/check-client-builds.sh
 phase "swift test (all but the soak)" run_tests --skip SoakTests
-phase "swift test Examples/FormationsApp" run_tests --package-path Examples/FormationsApp
-phase "swift test Examples/Greeter" run_tests --package-path Examples/Greeter
 phase "soak, ${CATALOG_SOAK_SECONDS:-40} s a round" run_tests --filter SoakTests
-phase "fuzz, ${FUZZ_SECONDS:-60} s a target" scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+# The example packages depend on this one by path and build in its scratch path, where every
+# module they share with it is already built: only their own targets compile.
+phase "swift test Examples/FormationsApp" run_tests --package-path Examples/FormationsApp --scratch-path "$PWD/.build"
+phase "swift test Examples/Greeter" run_tests --package-path Examples/Greeter --scratch-path "$PWD/.build"
+# A short run, built in debug (about half the build of release): its seeds are every
+# regression and every request of the contract; scripts/fuzz.sh on its own fuzzes longer.
+phase "fuzz, ${FUZZ_SECONDS:-30} s a target" env FUZZ_BUILD="${FUZZ_BUILD:-debug}" scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
