@@ -79,10 +79,16 @@ phase "DocC: CatalogKit, CatalogViewModels, RPCCore" scripts/docs.sh
 phase "lean client builds: without HTTP/2, cleartext without TLS" scripts/check-client-builds.sh
 phase "swift test (all but the soak)" run_tests --skip SoakTests
 phase "soak, ${CATALOG_SOAK_SECONDS:-40} s a round" run_tests --filter SoakTests
-# The example packages depend on this one by path and build in its scratch path, where every
-# module they share with it is already built: only their own targets compile.
-phase "swift test Examples/FormationsApp" run_tests --package-path Examples/FormationsApp --scratch-path "$PWD/.build"
-phase "swift test Examples/Greeter" run_tests --package-path Examples/Greeter --scratch-path "$PWD/.build"
+# example NAME: builds the example package Examples/NAME, which depends on this one by path, in
+# this package's scratch path, where every module they share is built already, so that only its
+# own targets compile; then runs its tests. (Built apart: `swift test` building in a scratch path
+# that holds this package's tests runs those too.)
+example() {
+  swift build --package-path "Examples/$1" --scratch-path "$PWD/.build" --build-tests
+  run_tests --package-path "Examples/$1" --scratch-path "$PWD/.build" --skip-build
+}
+phase "swift test Examples/FormationsApp" example FormationsApp
+phase "swift test Examples/Greeter" example Greeter
 # A short run, built in debug (about half the build of release): its seeds are every
 # regression and every request of the contract; scripts/fuzz.sh on its own fuzzes longer.
 phase "fuzz, ${FUZZ_SECONDS:-30} s a target" env FUZZ_BUILD="${FUZZ_BUILD:-debug}" scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
