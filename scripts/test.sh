@@ -84,7 +84,7 @@ phase "soak, ${CATALOG_SOAK_SECONDS:-40} s a round" run_tests --filter SoakTests
 # own targets compile; then runs its tests. (Built apart: `swift test` building in a scratch path
 # that holds this package's tests runs those too.)
 example() {
-  swift build --package-path "Examples/$1" --scratch-path "$PWD/.build" --build-tests
+  swift build --package-path "Examples/$1" --scratch-path "$PWD/.build" --build-tests || return
   run_tests --package-path "Examples/$1" --scratch-path "$PWD/.build" --skip-build
 }
 phase "swift test Examples/FormationsApp" example FormationsApp
