@@ -58,7 +58,7 @@ struct ReplicaWriteTests {
 
     @Test("concurrent writers on every replica leave every invariant true and every acknowledged write there", arguments: [2, 3])
     func concurrentWriters(replicaCount: Int) async throws {
-        try await withReplicas(replicaCount, on: .shared) { replicas in
+        try await withReplicas(replicaCount) { replicas in
             var clients: [CatalogClient] = []
             for index in 0..<replicaCount { clients.append(try await replicas.client(index)) }
             let acknowledged = try await withThrowingTaskGroup(of: Acknowledged.self) { group in

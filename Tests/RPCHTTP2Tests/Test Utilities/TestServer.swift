@@ -37,6 +37,9 @@ func withTestServer<T>(
 ) async throws -> T {
     var configuration = HTTP2ServerConfiguration.defaults
     configuration.port = 0
+    // Long enough that a raw connection a test holds before its first request head is not closed
+    // on a loaded machine; the tests of that bound set their own.
+    configuration.requestHeadTimeout = .seconds(120)
     configure(&configuration)
     let probe = EchoProbe()
     var router = Router()
