@@ -137,25 +137,25 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     /// A request that does not parse (contract §1.1's input rules) is answered 400, 431 for a
-    /// header block over the limit, or 413 for a chunk over the message limit, as
-    /// `refuseAndClose` says.
+    /// header block over the limit, or 413 for a chunk over the message limit, with a Connect
+    /// error body, when no response is under way; then the connection closes.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         calls.logger.debug("HTTP/1.1 connection error", metadata: ["error": "\(error)"])
         guard let parserError = error as? HTTPParserError else { return closeNow() }
-        let status: HTTPResponseStatus =
-            if chunkOverLimit { .payloadTooLarge } else if parserError == .headerOverflow { .requestHeaderFieldsTooLarge } else { .badRequest }
-        refuseAndClose(status, context: context)
-    }
-
-    /// The request cannot be read on: answered `status` with a Connect error body when no
-    /// response is under way, then the connection closes.
-    private func refuseAndClose(_ status: HTTPResponseStatus, context: ChannelHandlerContext) {
         switch exchange.parseFailed() {
         case .none:
             return
         case .close:
             context.close(promise: nil)
         case .answerAndClose:
+            let status: HTTPResponseStatus =
+                if chunkOverLimit {
+                    .payloadTooLarge
+                } else if parserError == .headerOverflow {
+                    .requestHeaderFieldsTooLarge
+                } else {
+                    .badRequest
+                }
             let body = ConnectError.json(HTTP1RequestRefusal.trailers(for: status), names: configuration.errorDetailNames)
             let head = HTTPResponseHead(
                 version: .http1_1, status: status,
