@@ -35,7 +35,11 @@ package struct ObservableState: Equatable, Sendable {
 /// bound to the categories mirroring them in position order, every selection one of its
 /// filter's options, and every filter's history consecutive up to its current state.
 package func assertInvariants(_ store: TestStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let state = try await ObservableState(store)
+    assertInvariants(of: try await ObservableState(store), sourceLocation: sourceLocation)
+}
+
+/// Checks the invariants of `assertInvariants(_:)` on a state already read.
+package func assertInvariants(of state: ObservableState, sourceLocation: SourceLocation = #_sourceLocation) {
     let categories = state.categories
     #expect(categories.map(\.position) == Array(0..<categories.count), "positions are not dense", sourceLocation: sourceLocation)
     #expect(Set(categories.map(\.slug)).count == categories.count, "slugs are not unique", sourceLocation: sourceLocation)

@@ -39,4 +39,37 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             ) { store in try await body(store) }
         }
     }
+
+    /// Runs `body` with a source of fresh stores of this kind, for a test that opens hundreds of
+    /// them one after another (a property test's sequences): each store holds what a store of
+    /// `withStore(_:)` holds. Their PostgreSQL database is made once and emptied before each.
+    func withFreshStores<T: Sendable>(_ body: (FreshStores) async throws -> T) async throws -> T {
+        switch self {
+        case .sqlite:
+            return try await body(FreshStores(kind: self, database: nil))
+        case .postgres:
+            let cluster = try PostgresCluster.shared()
+            let database = "conformance_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+            try cluster.createDatabase(database)
+            defer { try? cluster.dropDatabase(database) }
+            return try await body(FreshStores(kind: self, database: database))
+        }
+    }
+}
+
+/// Fresh stores of one kind, one after another (`StoreKind.withFreshStores(_:)`).
+struct FreshStores: Sendable {
+    let kind: StoreKind
+    /// The PostgreSQL database every store of the source is opened on, emptied before each.
+    fileprivate let database: String?
+
+    /// Runs `body` with a fresh store, closed afterwards. Not concurrently with another.
+    func withStore<T: Sendable>(_ body: (TestStore) async throws -> T) async throws -> T {
+        guard let database else { return try await kind.withStore(body) }
+        let cluster = try PostgresCluster.shared()
+        try cluster.emptyDatabase(database)
+        return try await PostgresCatalogStore.withStore(
+            at: try PostgresLocation(url: cluster.url(database: database)), logger: quietLogger()
+        ) { store in try await body(store) }
+    }
 }
