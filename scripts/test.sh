@@ -16,6 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${TEST_PARALLELISM:-4}"
+
 # Each phase's wall time, and the Swift Testing event streams of the test runs, for the table
 # that ends the run (`report`), failed or not.
 phases=()
@@ -29,7 +31,7 @@ report() {
   fi
   if compgen -G "$events/*.jsonl" >/dev/null; then
     echo "== the 20 slowest tests"
-    python3 scripts/slowest-tests.py 20 "$events"/*.jsonl || true
+    python3 scripts/slowest-tests.py 20 "$SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH" "$events"/*.jsonl || true
   fi
   rm -rf "$events"
   exit "$status"
@@ -48,7 +50,6 @@ phase() {
 
 phase "setup" scripts/setup.sh
 phase "swift build --build-tests" swift build --build-tests
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${TEST_PARALLELISM:-4}"
 
 # Runs `swift test "$@"`, stopping a run still going after 20 minutes (hung: the suite takes
 # minutes). On failure, repeats each failed expectation and its details last, where a log
