@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # test.sh [swift test args...]: the whole suite, as CI runs it (docs/testing.md). Sets up the
 # machine, builds everything including the tests (and so every Swift example of the
-# documentation), builds the DocC documentation failing on any warning (scripts/docs.sh), builds
-# the client library without its HTTP/2 transport and over cleartext HTTP/2 without TLS
-# (scripts/check-client-builds.sh), runs every suite with `swift test`, then the soak tests on
-# their own so that their load and timings are not the other suites' noise, then the tests of the
-# example packages, which depend on this one by path (Examples/FormationsApp, Examples/Greeter),
-# then the fuzzers for FUZZ_SECONDS each (default 30; scripts/fuzz.sh, built in FUZZ_BUILD,
-# default debug). It ends with each phase's wall time and the 20 slowest tests, passed or failed. Extra arguments go to `swift test` alone, e.g.
+# documentation), runs every suite with `swift test`, then the soak tests on their own so that
+# their load and timings are not the other suites' noise; then, side by side, builds the DocC
+# documentation failing on any warning (scripts/docs.sh) and the client library without its
+# HTTP/2 transport and over cleartext HTTP/2 without TLS (scripts/check-client-builds.sh); then
+# the tests of the example packages, which depend on this one by path (Examples/FormationsApp,
+# Examples/Greeter), then the fuzzers for FUZZ_SECONDS each (default 30; scripts/fuzz.sh, built
+# in FUZZ_BUILD, default debug). It ends with each phase's wall time and the 20 slowest tests,
+# passed or failed. Extra arguments go to `swift test` alone, e.g.
 # `scripts/test.sh --filter RPCCoreTests`.
 #
 # Swift Testing runs at most TEST_PARALLELISM tests at once (default 4). Unbounded, the whole
@@ -76,10 +77,26 @@ if [ $# -gt 0 ]; then
   phase "swift test $*" run_tests "$@"
   exit
 fi
-phase "DocC: CatalogKit, CatalogViewModels, RPCCore" scripts/docs.sh
-phase "lean client builds: without HTTP/2, cleartext without TLS" scripts/check-client-builds.sh
 phase "swift test (all but the soak)" run_tests --skip SoakTests
 phase "soak, ${CATALOG_SOAK_SECONDS:-40} s a round" run_tests --filter SoakTests
+
+# Runs DocC (scripts/docs.sh) and the lean client builds (scripts/check-client-builds.sh) side by
+# side: DocC's conversion runs on one core. Each one's output follows once both are done. (After
+# the tests: a plugin command relinks a build tool in .build, which the next build relinks back.)
+docs_and_lean_builds() {
+  local docs_log lean_log docs_pid status=0
+  docs_log=$(mktemp)
+  lean_log=$(mktemp)
+  scripts/docs.sh > "$docs_log" 2>&1 &
+  docs_pid=$!
+  scripts/check-client-builds.sh > "$lean_log" 2>&1 || status=$?
+  wait "$docs_pid" || status=$?
+  cat "$docs_log" "$lean_log"
+  rm -f "$docs_log" "$lean_log"
+  return "$status"
+}
+phase "DocC, beside the lean client builds" docs_and_lean_builds
+
 # example NAME: builds the example package Examples/NAME, which depends on this one by path, in
 # this package's scratch path, where every module they share is built already, so that only its
 # own targets compile; then runs its tests. (Built apart: `swift test` building in a scratch path
@@ -90,6 +107,8 @@ example() {
 }
 phase "swift test Examples/FormationsApp" example FormationsApp
 phase "swift test Examples/Greeter" example Greeter
-# A short run, built in debug (about half the build of release): its seeds are every
-# regression and every request of the contract; scripts/fuzz.sh on its own fuzzes longer.
+
+# A short run, built in debug (about half the build of release), the targets side by side: its
+# seeds are every regression and every request of the contract; scripts/fuzz.sh on its own
+# fuzzes longer.
 phase "fuzz, ${FUZZ_SECONDS:-30} s a target" env FUZZ_BUILD="${FUZZ_BUILD:-debug}" scripts/fuzz.sh "${FUZZ_SECONDS:-30}"

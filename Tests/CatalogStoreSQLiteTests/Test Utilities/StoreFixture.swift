@@ -9,11 +9,18 @@ import Testing
 
 @testable import CatalogStoreSQLite
 
+/// The directory that holds every store `makeStore` makes, removed when the test process exits.
+private let storesDirectory: URL = {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("catalog-store-tests-\(UUID().uuidString)", isDirectory: true)
+    atexit { try? FileManager.default.removeItem(at: storesDirectory) }
+    return directory
+}()
+
 /// A store on a real SQLite file in a fresh temporary directory; its log is dropped unless
 /// `logger` is given.
 func makeStore(logger: Logger? = nil) throws -> SQLiteCatalogStore {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("catalog-store-tests-\(UUID().uuidString)", isDirectory: true)
+    let directory = storesDirectory.appendingPathComponent(UUID().uuidString, isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return try SQLiteCatalogStore(
         path: directory.appendingPathComponent("catalog.sqlite").path,
