@@ -44,4 +44,9 @@ for path in arguments.dropFirst() {
     source += "        (\"\(url.lastPathComponent)\", \(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)),\n"
 }
 source += "    ]\n}\n"
-try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+// Written only when it changed: SwiftPM runs this again whenever it relinks the tool, and an
+// untouched source spares compiling the target again and relinking what links it.
+let outputURL = URL(fileURLWithPath: output)
+if (try? Data(contentsOf: outputURL)) != Data(source.utf8) {
+    try Data(source.utf8).write(to: outputURL, options: .atomic)
+}
