@@ -1,5 +1,6 @@
 import CatalogAPI
 import CatalogKit
+import Foundation
 import Synchronization
 import TestSupport
 import Testing
@@ -67,7 +68,15 @@ struct ReplicaWriteTests {
                 }
                 return try await group.reduce(into: [Acknowledged]()) { $0.append($1) }
             }
+            // A replica hears the others' writes a moment after they commit, in commit order; the
+            // `categories` filter takes a revision with every category write. Once a replica's
+            // hub holds the head revision, it has heard every write.
+            let head = try #require(Int64(try replicas.psql("SELECT revision FROM filter WHERE id = 'categories'")
+                .trimmingCharacters(in: .whitespacesAndNewlines)))
             for (index, client) in clients.enumerated() {
+                try await eventually("replica \(index) hears revision \(head) of the categories filter") {
+                    try await client.filters.get("categories").revision >= head
+                }
                 let snapshot = try await CatalogSnapshot.read(client)
                 expectInvariants(snapshot)
                 let categories = Dictionary(uniqueKeysWithValues: snapshot.categories.map { ($0.id, $0.name) })
