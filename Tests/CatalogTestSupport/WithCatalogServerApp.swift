@@ -35,6 +35,9 @@ package func withCatalogServerApp<T>(
     configuration.host = "127.0.0.1"
     configuration.port = port
     configuration.tls = tls
+    // Long enough that a connection a test opens before its first call is not closed on a
+    // loaded machine; the tests of that bound set their own.
+    configuration.requestHeadTimeout = .seconds(120)
     configure(&configuration)
     let app = CatalogServerApp(
         configuration: configuration, logger: logger, store: store, filterLimits: filterLimits, authorizer: authorizer)
