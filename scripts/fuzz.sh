@@ -69,9 +69,10 @@ done
 wait
 status=0
 for target in "${targets[@]}"; do
-  echo "== fuzz $target (exit status $(cat "$work/$target.status")), the end of its output:"
+  exit_status=$(cat "$work/$target.status")
+  echo "== fuzz $target (exit status $exit_status), the end of its output:"
   tail -n 20 "$work/$target.log"
-  [ "$(cat "$work/$target.status")" -eq 0 ] || status=1
+  [ "$exit_status" -eq 0 ] || status=1
 done
 for crash in "$work"/crashes/*; do
   [ -e "$crash" ] || continue

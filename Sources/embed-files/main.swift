@@ -47,6 +47,7 @@ source += "    ]\n}\n"
 // Written only when it changed: SwiftPM runs this again whenever it relinks the tool, and an
 // untouched source spares compiling the target again and relinking what links it.
 let outputURL = URL(fileURLWithPath: output)
-if (try? Data(contentsOf: outputURL)) != Data(source.utf8) {
-    try Data(source.utf8).write(to: outputURL, options: .atomic)
+let written = Data(source.utf8)
+if (try? Data(contentsOf: outputURL)) != written {
+    try written.write(to: outputURL, options: .atomic)
 }

@@ -30,13 +30,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let store = try SQLiteCatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path, logger: quietLogger())
             return try await body(store)
         case .postgres:
-            let cluster = try PostgresCluster.shared()
-            let database = "conformance_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-            try cluster.createDatabase(database)
-            defer { try? cluster.dropDatabase(database) }
-            return try await PostgresCatalogStore.withStore(
-                at: try PostgresLocation(url: cluster.url(database: database)), logger: quietLogger()
-            ) { store in try await body(store) }
+            return try await withSharedClusterDatabase { cluster, database in
+                try await Self.openPostgres(cluster, database, body)
+            }
         }
     }
 
@@ -46,30 +42,35 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func withFreshStores<T: Sendable>(_ body: (FreshStores) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
-            return try await body(FreshStores(kind: self, database: nil))
+            return try await body(FreshStores(database: nil))
         case .postgres:
-            let cluster = try PostgresCluster.shared()
-            let database = "conformance_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-            try cluster.createDatabase(database)
-            defer { try? cluster.dropDatabase(database) }
-            return try await body(FreshStores(kind: self, database: database))
+            return try await withSharedClusterDatabase { _, database in
+                try await body(FreshStores(database: database))
+            }
         }
+    }
+
+    /// Runs `body` with a PostgreSQL store on `database` of `cluster`, closed afterwards.
+    fileprivate static func openPostgres<T: Sendable>(
+        _ cluster: PostgresCluster, _ database: String, _ body: (TestStore) async throws -> T
+    ) async throws -> T {
+        try await PostgresCatalogStore.withStore(
+            at: try PostgresLocation(url: cluster.url(database: database)), logger: quietLogger()
+        ) { store in try await body(store) }
     }
 }
 
 /// Fresh stores of one kind, one after another (`StoreKind.withFreshStores(_:)`).
 struct FreshStores: Sendable {
-    let kind: StoreKind
-    /// The PostgreSQL database every store of the source is opened on, emptied before each.
+    /// The shared cluster's database every PostgreSQL store of the source is opened on, emptied
+    /// before each; nil for SQLite, whose stores are each a new file.
     fileprivate let database: String?
 
     /// Runs `body` with a fresh store, closed afterwards. Not concurrently with another.
     func withStore<T: Sendable>(_ body: (TestStore) async throws -> T) async throws -> T {
-        guard let database else { return try await kind.withStore(body) }
+        guard let database else { return try await StoreKind.sqlite.withStore(body) }
         let cluster = try PostgresCluster.shared()
         try cluster.emptyDatabase(database)
-        return try await PostgresCatalogStore.withStore(
-            at: try PostgresLocation(url: cluster.url(database: database)), logger: quietLogger()
-        ) { store in try await body(store) }
+        return try await StoreKind.openPostgres(cluster, database, body)
     }
 }
