@@ -22,6 +22,8 @@ package struct InboundBody {
     private var body: [UInt8] = []
     private let maxMessageSize: Int
     private var withheldBytes = 0
+    /// Unread messages pile up: credit is withheld until the reader catches up.
+    private var readerIsBehind = false
     /// Messages delivered so far.
     package private(set) var messageCount = 0
 
@@ -48,12 +50,14 @@ package struct InboundBody {
             body.append(contentsOf: bytes)
             return bytes.count
         }
-        var backlog = false
         while let message = try deframer.next() {
             messageCount += 1
-            backlog = deliver(message) || backlog
+            if deliver(message) { readerIsBehind = true }
         }
-        guard backlog else { return bytes.count }
+        // Once the reader is behind, every byte is withheld until it catches up, those of a
+        // message still arriving too: a message larger than a frame would otherwise be
+        // credited frame by frame.
+        guard readerIsBehind else { return bytes.count }
         withheldBytes += bytes.count
         return 0
     }
@@ -66,6 +70,7 @@ package struct InboundBody {
     /// Credit withheld while the reader was behind; called once it caught up.
     package mutating func takeWithheldBytes() -> Int {
         defer { withheldBytes = 0 }
+        readerIsBehind = false
         return withheldBytes
     }
 
