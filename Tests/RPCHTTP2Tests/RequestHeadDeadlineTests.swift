@@ -3,6 +3,7 @@ import CoreMetrics
 import MetricsTestKit
 import RPCCore
 import TestCertificates
+import TestSupport
 import Testing
 
 @testable import RPCHTTP2
@@ -138,7 +139,9 @@ struct RequestHeadDeadlineTests {
                 return ContinuousClock.now - start
             }
             for await _ in opened { break }
-            // Accepted connections are counted at once: the next one is refused while they are open.
+            // Each connection is counted once its event loop sets it up, in no set order across
+            // loops: the next one is refused once the three are counted.
+            try await eventually("the three silent connections counted") { server.server.admittedConnectionCount == 3 }
             let refused = try await server.connect()
             let refusal = await #expect(throws: RPCError.self) {
                 try await RPCClient(transport: refused).unary(Echo.get, EchoRequest(text: "refused"))

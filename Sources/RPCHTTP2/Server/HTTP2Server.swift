@@ -77,6 +77,9 @@ public final class HTTP2Server: Service, Sendable {
     }
 
     /// Listens and serves until graceful shutdown or cancellation.
+    /// Connections served now (refused ones not counted).
+    package var admittedConnectionCount: Int { state.withLock { $0.admission.open } }
+
     public func run() async throws {
         let listener: any Channel
         do {
