@@ -38,6 +38,10 @@ final class ClientCall: ClientCallStream {
         try await send(message, framed: false, endOfStream: endOfStream)
     }
 
+    func endRequests() async throws(RPCError) {
+        try await send([], framed: true, endOfStream: true)
+    }
+
     /// Sends body bytes as they are, without the length prefix: for tests of malformed input.
     func sendFramed(_ bytes: [UInt8], endOfStream: Bool) async throws(RPCError) {
         try await send(bytes, framed: true, endOfStream: endOfStream)

@@ -164,7 +164,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
               continuation: CheckedContinuation<Void, any Error>) {
         guard let session, !state.machine.isFinished, streams[state.id] === state else {
             // The response already ended; its status, not this send, is the call's outcome.
-            continuation.resume()
+            continuation.resume(throwing: RPCError(.cancelled, "the call has ended"))
             return
         }
         state.enqueue(

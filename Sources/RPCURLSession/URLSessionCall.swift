@@ -68,6 +68,11 @@ final class URLSessionCall: ClientCallStream, Sendable {
         }
     }
 
+    /// Never called: `URLSessionTransport` opens no call of a client-streaming method.
+    func endRequests() async throws(RPCError) {
+        throw RPCError(.unimplemented, "URLSessionTransport sends one request message")
+    }
+
     func receive() async throws(RPCError) -> [UInt8]? {
         while true {
             switch state.withLock({ $0.takeNext() }) {

@@ -240,6 +240,42 @@ struct InteropTests {
         }
     }
 
+    @Test("grpcio answers our client stream once, and each message of our bidirectional stream in turn")
+    func requestStreamsAgainstGrpcio() async throws {
+        try await withGrpcioEchoServer { port in
+            let connection = try await HTTP2ClientConnection.connect(host: "127.0.0.1", port: port)
+            let client = RPCClient(transport: connection)
+            let collected = try await client.clientStreaming(Echo.collect) { writer in
+                for index in 0..<1000 { try await writer.write(EchoRequest(text: index % 100 == 0 ? "k" : "")) }
+            }
+            #expect(collected == EchoResponse(text: "kkkkkkkkkk", index: 1000))
+            let refused = await #expect(throws: RPCError.self) {
+                try await client.clientStreaming(Echo.collect) { writer in
+                    try await writer.write(EchoRequest(text: "a"))
+                    try await writer.write(EchoRequest(text: "b", status: 5, message: "no b"))
+                    while true { try await writer.write(EchoRequest(text: "more")) }
+                }
+            }
+            #expect(refused?.code == .notFound)
+            #expect(refused?.message == "no b")
+
+            let (requests, feed) = AsyncStream.makeStream(of: EchoRequest.self)
+            let answers = try await client.bidirectionalStreaming(Echo.chat, requests: { writer in
+                for await request in requests { try await writer.write(request) }
+            }) { responses in
+                var answers: [EchoResponse] = []
+                feed.yield(EchoRequest(text: "ping 0"))
+                for try await response in responses {
+                    answers.append(response)
+                    if answers.count < 50 { feed.yield(EchoRequest(text: "ping \(answers.count)")) } else { feed.finish() }
+                }
+                return answers
+            }
+            #expect(answers == (0..<50).map { (index: Int) in EchoResponse(text: "ping \(index)", index: index) })
+            await connection.close()
+        }
+    }
+
     @Test("our deadline ends a slow grpcio call with DEADLINE_EXCEEDED")
     func deadlineAgainstGrpcio() async throws {
         try await withGrpcioEchoServer { port in

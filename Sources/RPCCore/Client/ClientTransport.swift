@@ -13,8 +13,14 @@ public protocol ClientTransport: Sendable {
 
 /// One outbound call as the transport presents it.
 public protocol ClientCallStream: Sendable {
-    /// Sends one request message; `endOfStream` half-closes the request side.
+    /// Sends one request message; `endOfStream` half-closes the request side. Suspends while
+    /// the server is not reading. Throws once the call has ended; the call's outcome is then
+    /// what `receive()` returns or throws.
     func send(_ message: [UInt8], endOfStream: Bool) async throws(RPCError)
+
+    /// Half-closes the request side without a message: the client sends no more. Throws, as
+    /// `send` does, once the call has ended.
+    func endRequests() async throws(RPCError)
 
     /// The next response message; `nil` once the call ended with OK. A non-OK end throws
     /// its `RPCError`, carrying message, detail and trailing metadata.

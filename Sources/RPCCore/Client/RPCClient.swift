@@ -9,7 +9,7 @@ public struct RPCClient: Sendable {
     public let transport: any ClientTransport
     /// What runs around each call, the first outermost (see ``ClientInterceptor``).
     public let interceptors: [any ClientInterceptor]
-    private let codec: any MessageCodec
+    let codec: any MessageCodec
 
     /// A client whose calls go through `interceptors`, then `transport`, encoded by the
     /// transport's codec.
@@ -51,7 +51,9 @@ public struct RPCClient: Sendable {
     ) async throws(RPCError) -> UnaryResponse<Response> {
         let call = try await transport.openCall(method.descriptor, options: options)
         return try await Self.cancellingOnTaskCancel(call) { () async throws(RPCError) in
-            try await call.send(codec.encode(request), endOfStream: true)
+            let bytes = try codec.encode(request)
+            // A send that finds the call ended is not the call's outcome: `receive` has it.
+            try? await call.send(bytes, endOfStream: true)
             guard let bytes = try await call.receive() else {
                 throw RPCError(.internalError, "the server ended a unary call without a response message")
             }
@@ -86,12 +88,15 @@ public struct RPCClient: Sendable {
         options: CallOptions
     ) async throws(RPCError) -> ResponseStream<Response> {
         let call = try await transport.openCall(method.descriptor, options: options)
+        let bytes: [UInt8]
         do {
-            try await call.send(codec.encode(request), endOfStream: true)
+            bytes = try codec.encode(request)
         } catch {
             call.cancel()
             throw error
         }
+        // A send that finds the call ended is not the call's outcome: the stream's end has it.
+        try? await call.send(bytes, endOfStream: true)
         return ResponseStream(call: call, codec: codec)
     }
 

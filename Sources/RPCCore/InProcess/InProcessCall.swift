@@ -15,6 +15,8 @@ final class InProcessCall: Sendable {
         var requests: [[UInt8]] = []
         var requestEnded = false
         var requestReader: CheckedContinuation<Void, Never>?
+        /// The client's send waiting while `highWatermark` requests are unread.
+        var requestSender: CheckedContinuation<Void, Never>?
 
         var responses: [[UInt8]] = []
         var initialMetadata: Metadata?
@@ -49,6 +51,8 @@ final class InProcessCall: Sendable {
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             var waiters = doneWaiters + senders
             if let requestReader { waiters.append(requestReader) }
+            if let requestSender { waiters.append(requestSender) }
+            requestSender = nil
             if let responseReader { waiters.append(responseReader) }
             doneWaiters = []
             senders = []
@@ -129,15 +133,20 @@ final class InProcessCall: Sendable {
 
     // MARK: The client's side
 
-    func sendRequest(_ message: [UInt8], endOfStream: Bool) {
-        let reader = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard state.trailers == nil else { return nil }
-            state.requests.append(message)
+    /// Queues a request message (none: only the half-close); suspends while `highWatermark`
+    /// requests are unread. Throws once the call has ended.
+    func sendRequest(_ message: [UInt8]?, endOfStream: Bool) async throws(RPCError) {
+        let reader = state.withLock { state -> CheckedContinuation<Void, Never>?? in
+            guard state.trailers == nil, !state.requestEnded else { return nil }
+            if let message { state.requests.append(message) }
             state.requestEnded = endOfStream
             defer { state.requestReader = nil }
-            return state.requestReader
+            return .some(state.requestReader)
         }
+        guard let reader else { throw RPCError(.cancelled, "the call has ended") }
         reader?.resume()
+        await suspend(
+            unless: { $0.requests.count < Self.highWatermark || $0.trailers != nil }, park: { $0.requestSender = $1 })
     }
 
     func receiveResponse() async throws(RPCError) -> [UInt8]? {
@@ -176,14 +185,21 @@ final class InProcessCall: Sendable {
 
     // MARK: The server's side
 
-    func receiveRequest() async -> [UInt8]? {
+    /// The next request message; `nil` after the client's half-close. Throws CANCELLED when
+    /// the call ended before that.
+    func receiveRequest() async throws(RPCError) -> [UInt8]? {
         while true {
-            let next = state.withLock { state -> [UInt8]?? in
-                if !state.requests.isEmpty { return .some(state.requests.removeFirst()) }
-                if state.requestEnded || state.trailers != nil { return .some(nil) }
-                return .none
+            let (next, sender) = state.withLock { state -> (Result<[UInt8]?, RPCError>?, CheckedContinuation<Void, Never>?) in
+                if !state.requests.isEmpty {
+                    defer { state.requestSender = nil }
+                    return (.success(state.requests.removeFirst()), state.requestSender)
+                }
+                if state.requestEnded { return (.success(nil), nil) }
+                if state.trailers != nil { return (.failure(RPCError(.cancelled, "the call has ended")), nil) }
+                return (nil, nil)
             }
-            if let next { return next }
+            sender?.resume()
+            if let next { return try next.get() }
             await suspend(unless: { !$0.requests.isEmpty || $0.requestEnded || $0.trailers != nil }, park: { $0.requestReader = $1 })
         }
     }
@@ -271,7 +287,10 @@ final class InProcessCall: Sendable {
 private struct ClientSide: ClientCallStream {
     let call: InProcessCall
 
-    func send(_ message: [UInt8], endOfStream: Bool) async throws(RPCError) { call.sendRequest(message, endOfStream: endOfStream) }
+    func send(_ message: [UInt8], endOfStream: Bool) async throws(RPCError) {
+        try await call.sendRequest(message, endOfStream: endOfStream)
+    }
+    func endRequests() async throws(RPCError) { try await call.sendRequest(nil, endOfStream: true) }
     func receive() async throws(RPCError) -> [UInt8]? { try await call.receiveResponse() }
     var initialMetadata: Metadata? { call.initialMetadata }
     var trailingMetadata: Metadata? { call.trailingMetadata }
@@ -283,7 +302,7 @@ private struct ServerSide: ServerCallStream {
     let call: InProcessCall
 
     var head: RequestHead { call.head }
-    func receive() async throws(RPCError) -> [UInt8]? { await call.receiveRequest() }
+    func receive() async throws(RPCError) -> [UInt8]? { try await call.receiveRequest() }
     func send(_ message: [UInt8], initialMetadata: Metadata) async throws(RPCError) {
         try await call.sendResponse(message, initialMetadata: initialMetadata)
     }

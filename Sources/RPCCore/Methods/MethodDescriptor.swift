@@ -78,6 +78,28 @@ public struct ServerStreamingMethod<Request: Codable & Sendable, Response: Codab
     }
 }
 
+/// A client-streaming method with its request and response types: requests until the client's
+/// half-close, then one response.
+public struct ClientStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
+    public let descriptor: MethodDescriptor
+
+    /// The client-streaming method `method` of the fully qualified `service`.
+    public init(service: String, method: String) {
+        descriptor = MethodDescriptor(service: service, method: method, kind: .clientStreaming)
+    }
+}
+
+/// A bidirectional-streaming method with its request and response types: both sides send
+/// messages independently, full duplex.
+public struct BidirectionalStreamingMethod<Request: Codable & Sendable, Response: Codable & Sendable>: RPCMethod {
+    public let descriptor: MethodDescriptor
+
+    /// The bidirectional-streaming method `method` of the fully qualified `service`.
+    public init(service: String, method: String) {
+        descriptor = MethodDescriptor(service: service, method: method, kind: .bidirectional)
+    }
+}
+
 /// The empty message `{}`.
 public struct Empty: Codable, Sendable, Hashable {
     /// The empty message.

@@ -16,6 +16,10 @@
 /// router.register(Items.select, .unary(.inline) { request, context in try await store.select(request) })
 /// router.register(Items.create, .unary { request, context in try await store.create(request) })
 /// router.register(Items.watch, .serverStreaming(.inline, source: { request, context, waker in hub.subscribe(request, waker) }))
+/// router.register(Items.import, .clientStreaming { requests, context in try await store.import(requests) })
+/// router.register(Chat.talk, .bidirectionalStreaming { requests, responses, context in
+///     for try await line in requests { try await responses.write(reply(to: line)) }
+/// })
 /// ```
 public struct MethodHandler<Method: RPCMethod>: Sendable {
     /// How the method's calls run.
@@ -23,7 +27,7 @@ public struct MethodHandler<Method: RPCMethod>: Sendable {
     /// The streaming core for the method the handler is registered for.
     let core: @Sendable (MethodDescriptor) -> Route.Core
 
-    private init(_ policy: ExecutionPolicy, core: @escaping @Sendable (MethodDescriptor) -> Route.Core) {
+    init(_ policy: ExecutionPolicy, core: @escaping @Sendable (MethodDescriptor) -> Route.Core) {
         self.policy = policy
         self.core = core
     }

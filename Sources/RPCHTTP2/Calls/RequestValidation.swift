@@ -166,10 +166,10 @@ enum RequestValidation {
     /// Why a Connect content type does not fit the method's kind (unary types for unary
     /// methods, streaming types for streaming ones), if it does not.
     private static func mismatchedKind(_ contentType: ContentType, _ method: MethodDescriptor) -> String? {
-        switch (contentType.framing, method.kind) {
-        case (.connectUnary, .serverStreaming):
+        switch (contentType.framing, method.kind == .unary) {
+        case (.connectUnary, false):
             return "\(method.path) streams: call it with application/connect+json or application/connect+cbor"
-        case (.connectStreaming, .unary):
+        case (.connectStreaming, true):
             return "\(method.path) is unary: call it with application/json or application/cbor"
         default:
             return nil

@@ -37,6 +37,12 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     /// A chunk declared a size over the message limit (`HTTP1ReadObserver`): the parse error
     /// that follows is answered 413.
     @exclusivity(unchecked) var chunkOverLimit = false
+    /// The call's reader is behind (its request messages pile up): the socket is not read until
+    /// it catches up (`creditRequestBytes`), so a client streaming faster than the handler
+    /// reads is held back by TCP, as HTTP/2's flow control holds it back.
+    @exclusivity(unchecked) private var readsHeld = false
+    /// A read asked for while reads were held, made once they resume.
+    @exclusivity(unchecked) private var readPending = false
     /// Times the connection from accept until its first request head; `nil`: not timed.
     private let headDeadline: RequestHeadDeadline?
 
@@ -98,13 +104,22 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             begin(head)
         case .body(let buffer):
             guard let call = exchange.bodyReceiver() else { return }
-            buffer.withUnsafeReadableBytes { _ = calls.receiveData($0, on: call) }
+            let credited = buffer.withUnsafeReadableBytes { calls.receiveData($0, on: call) }
+            if credited < buffer.readableBytes { readsHeld = true }
         case .end:
             if let call = exchange.requestEnded() { calls.endRequest(on: call) }
         }
         calls.answerReadyInlineCalls()
         calls.shedOverBudget()
         pump()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard !readsHeld else {
+            readPending = true
+            return
+        }
+        context.read()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -205,6 +220,15 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
         if let contentType = headers.contentType.flatMap(calls.router.contentType(headerValue:)), contentType.framing == .grpc {
             let trailers = ResponseTrailers(code: .internalError, message: "gRPC needs HTTP/2: over HTTP/1.1, call with Connect or gRPC-Web")
             calls.answer(stream, RequestValidation.Rejected(httpStatus: 415, contentType: nil, trailers: trailers), path: headers.path)
+            return
+        }
+        if let path = headers.path, let route = calls.router.route(for: path), route.descriptor.kind == .bidirectional {
+            // Full duplex needs HTTP/2 (contract §1.1, as in connect-go).
+            exchange.closeAfterResponse()
+            let trailers = ResponseTrailers(
+                code: .unimplemented, message: "\(path) is bidirectional streaming, which needs HTTP/2")
+            calls.answer(
+                stream, RequestValidation.Rejected(httpStatus: 505, contentType: .connectJSON, trailers: trailers), path: path)
             return
         }
         calls.startCall(on: stream, headers: headers)
@@ -385,7 +409,15 @@ extension HTTP1ConnectionHandler: CallTransport {
         if exchange.mustCloseOnReset(of: stream, cleanly: cleanly) { closeNow() }
     }
 
-    func creditRequestBytes(_ count: Int, of stream: CallStream) {}
+    /// The call's reader caught up (or its stream closed): reading resumes.
+    func creditRequestBytes(_ count: Int, of stream: CallStream) {
+        guard count > 0, readsHeld else { return }
+        readsHeld = false
+        if readPending, let context {
+            readPending = false
+            context.read()
+        }
+    }
 
     func scheduleFlush() {
         guard !isReading, !flushScheduled, let context else { return }

@@ -67,6 +67,10 @@ final class FakeClientCallStream: ClientCallStream {
         state.withLock { $0.sent.append((message, endOfStream)) }
     }
 
+    func endRequests() async throws(RPCError) {
+        state.withLock { $0.sent.append(([], true)) }
+    }
+
     func receive() async throws(RPCError) -> [UInt8]? {
         let next: Result<[UInt8], RPCError>? = state.withLock { state in
             state.responses.isEmpty ? nil : state.responses.removeFirst()

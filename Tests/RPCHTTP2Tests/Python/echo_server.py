@@ -10,6 +10,9 @@ Methods (request/response bodies are UTF-8 JSON):
                              "trailers"?, "sleepMs"?} -> {"text"}
   Expand (server streaming) {"text", "count", ...same optional fields}
                              -> {"text", "index"} x count
+  Collect (client streaming) {"text", "status"?, ...} x n
+                             -> {"text": first characters joined, "index": n}
+  Chat   (bidirectional)     {"text", "status"?, ...} x n -> {"text", "index"} each
 A non-zero ``status`` fails the call with that code and ``message`` after any
 responses; ``trailers`` are always sent as trailing metadata and ``reason``
 adds an ``error-detail-bin`` trailer holding ``{"reason": reason}`` as JSON.
@@ -84,6 +87,25 @@ def expand(raw, context):
     finish(request, context)
 
 
+def collect(raw_requests, context):
+    """Client streaming: the first character of each request's text, joined, and the count."""
+    text, count = "", 0
+    for raw in raw_requests:
+        request = parse(raw, context)
+        finish(request, context)
+        text += request.get("text", "")[:1]
+        count += 1
+    return {"text": text, "index": count}
+
+
+def chat(raw_requests, context):
+    """Bidirectional: each request answered at once with its text and index."""
+    for index, raw in enumerate(raw_requests):
+        request = parse(raw, context)
+        finish(request, context)
+        yield {"text": request.get("text", ""), "index": index}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
@@ -99,6 +121,12 @@ def main():
             ),
             "Expand": grpc.unary_stream_rpc_method_handler(
                 expand, request_deserializer=None, response_serializer=serialize
+            ),
+            "Collect": grpc.stream_unary_rpc_method_handler(
+                collect, request_deserializer=None, response_serializer=serialize
+            ),
+            "Chat": grpc.stream_stream_rpc_method_handler(
+                chat, request_deserializer=None, response_serializer=serialize
             ),
         },
     )

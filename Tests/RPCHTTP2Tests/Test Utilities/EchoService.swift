@@ -20,6 +20,17 @@ enum Echo {
     /// Never answers and ignores cancellation: returns only once the probe releases it
     /// (`releaseStuckHandlers()`), and reports `.released` then.
     static let stuck = UnaryMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Stuck")
+    /// Client streaming: answers the first character of each request's text, joined, and their
+    /// count as `index` (so that many large requests make a small answer). A
+    /// request with a `status` fails the call there, before the requests end; one with
+    /// `sleepMs` makes the handler wait that long before it reads the next (a slow reader), one
+    /// with `holdUntilReleased` until the probe releases it.
+    /// Records `started` with the first text, and `cancelled` when cancelled.
+    static let collect = ClientStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Collect")
+    /// Bidirectional: answers each request at once with its text and its index in the stream;
+    /// a request with a `status` fails the call there. Records `cancelled` with the first text
+    /// when the call is cancelled.
+    static let chat = BidirectionalStreamingMethod<EchoRequest, EchoResponse>(service: "echo.v1.Echo", method: "Chat")
 }
 
 struct EchoRequest: Codable, Sendable, Equatable {
@@ -30,9 +41,11 @@ struct EchoRequest: Codable, Sendable, Equatable {
     var reason: String?
     var trailers: [String: String]?
     var sleepMs: Int?
+    /// Echo.collect waits after this request until the probe releases it (`releaseStuckHandlers()`).
+    var holdUntilReleased: Bool?
 
     init(text: String, count: Int? = nil, status: Int? = nil, message: String? = nil, reason: String? = nil,
-         trailers: [String: String]? = nil, sleepMs: Int? = nil) {
+         trailers: [String: String]? = nil, sleepMs: Int? = nil, holdUntilReleased: Bool? = nil) {
         self.text = text
         self.count = count
         self.status = status
@@ -40,6 +53,7 @@ struct EchoRequest: Codable, Sendable, Equatable {
         self.reason = reason
         self.trailers = trailers
         self.sleepMs = sleepMs
+        self.holdUntilReleased = holdUntilReleased
     }
 }
 
@@ -198,6 +212,24 @@ struct EchoService: RPCService {
             probe.record(.released(request.text))
             return EchoResponse(text: request.text)
         })
+        router.register(Echo.collect, .clientStreaming { requests, context in
+            try await Self.collect(requests, context: context, probe: probe)
+        })
+        router.register(Echo.chat, .bidirectionalStreaming { requests, responses, context in
+            var index = 0
+            var first = ""
+            do {
+                for try await request in requests {
+                    if index == 0 { first = request.text }
+                    try Self.failIfAsked(request, context: context)
+                    try await responses.write(EchoResponse(text: request.text, index: index))
+                    index += 1
+                }
+            } catch {
+                if (error as? RPCError)?.code == .cancelled { probe.record(.cancelled(first)) }
+                throw error
+            }
+        })
         router.register(Echo.hang, .unary { request, _ in
             probe.record(.started(request.text))
             do {
@@ -225,6 +257,34 @@ struct EchoService: RPCService {
         }
         try failIfAsked(request, context: context)
         return EchoResponse(text: request.text)
+    }
+
+    /// Echo.collect's answer.
+    private static func collect(
+        _ requests: RequestStream<EchoRequest>, context: ServerContext, probe: EchoProbe
+    ) async throws -> EchoResponse {
+        var text = ""
+        var first = ""
+        var count = 0
+        do {
+            for try await request in requests {
+                if count == 0 {
+                    first = request.text
+                    probe.record(.started(first))
+                }
+                try failIfAsked(request, context: context)
+                text += request.text.prefix(1)
+                count += 1
+                probe.recordWrite()
+                if let sleepMs = request.sleepMs { try await Task.sleep(for: .milliseconds(sleepMs)) }
+                if request.holdUntilReleased == true { await probe.waitUntilReleased() }
+            }
+        } catch {
+            // An abort ends the request stream with CANCELLED (and cancels a sleeping handler).
+            if Task.isCancelled || (error as? RPCError)?.code == .cancelled { probe.record(.cancelled(first)) }
+            throw error
+        }
+        return EchoResponse(text: text, index: count)
     }
 
     static func trailers(for request: EchoRequest) -> ResponseTrailers {
