@@ -54,6 +54,11 @@ private struct StreamClientReport: Decodable {
         var error: [String: JSONValue]
     }
 
+    struct HTTP1Window: Decodable {
+        var stalledAfter: Int?
+        var total: Int
+    }
+
     struct ConnectrpcChat: Decodable {
         var code: String?
         var message: String?
@@ -70,6 +75,7 @@ private struct StreamClientReport: Decodable {
     var http1ConnectCollect: HTTP1Response
     var http1GrpcWebCollect: HTTP1Response
     var http1Chat: HTTP1Chat
+    var http1Window: HTTP1Window
     var connectrpcCollect: EchoResponse
     var connectrpcChat: ConnectrpcChat
 }
@@ -120,6 +126,9 @@ extension InteropTests {
             #expect(report.http1Chat.status == 505)
             #expect(report.http1Chat.connection == "close")
             #expect(report.http1Chat.error["code"] == .string("unimplemented"))
+
+            let http1Stall = try #require(report.http1Window.stalledAfter, "the client's sends blocked while the handler slept")
+            #expect(http1Stall < report.http1Window.total / 2, "the server stopped reading (\(http1Stall) bytes sent)")
 
             #expect(report.connectrpcCollect == overGRPC)
             #expect(report.connectrpcChat.code == "unimplemented", "\(report.connectrpcChat)")

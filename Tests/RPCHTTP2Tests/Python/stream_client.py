@@ -207,6 +207,28 @@ status, headers, body = chunked_post(http1, "/echo.v1.Echo/Chat", "application/c
 report["http1Chat"] = {"status": status, "connection": headers.get("connection"), "error": json.loads(body)}
 http1.close()
 
+# A handler that reads slowly holds the client back over HTTP/1.1 too: the server stops reading
+# the socket, so the client's sends block once the kernel's buffers are full.
+slow = socket.create_connection(("127.0.0.1", port), timeout=10)
+slow.sendall(b"POST /echo.v1.Echo/Collect HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/connect+json\r\n"
+             b"transfer-encoding: chunked\r\n\r\n")
+first = envelope({"text": "slow", "sleepMs": 3000})
+slow.sendall(b"%x\r\n" % len(first) + first + b"\r\n")
+piece = envelope({"text": "w" * 16000})
+piece = b"%x\r\n" % len(piece) + piece + b"\r\n"
+total, sent, stalled_after = 4096, 1, None
+slow.settimeout(1)
+while sent < total:
+    try:
+        slow.sendall(piece)
+        sent += 1
+    except socket.timeout:
+        # sendall may have sent part of the piece: the connection cannot go on.
+        stalled_after = sent * len(piece)
+        break
+report["http1Window"] = {"stalledAfter": stalled_after, "total": total * len(piece)}
+slow.close()
+
 
 # MARK: connectrpc (HTTP/1.1)
 
