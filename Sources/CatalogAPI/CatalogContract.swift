@@ -34,6 +34,16 @@ public enum CatalogContract {
             self.responseSchema = Response.jsonSchema
             self.requestType = Request.self
         }
+
+        public init<Request: JSONSchemaDescribable, Response: JSONSchemaDescribable>(
+            _ method: ClientStreamingMethod<Request, Response>, role: MethodRole
+        ) {
+            self.descriptor = method.descriptor
+            self.role = role
+            self.requestSchema = Request.jsonSchema
+            self.responseSchema = Response.jsonSchema
+            self.requestType = Request.self
+        }
     }
 
     /// The package every service belongs to in the document.
@@ -46,6 +56,7 @@ public enum CatalogContract {
         Method(CatalogService.createItem, role: .admin),
         Method(CatalogService.updateItem, role: .admin),
         Method(CatalogService.deleteItem, role: .admin),
+        Method(CatalogService.importItems, role: .admin),
 
         Method(CategoriesService.list, role: .reader),
         Method(CategoriesService.get, role: .reader),

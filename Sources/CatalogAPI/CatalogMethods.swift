@@ -9,6 +9,8 @@ public enum CatalogService {
     public static let createItem = UnaryMethod<CreateItemRequest, Item>(service: name, method: "CreateItem")
     public static let updateItem = UnaryMethod<UpdateItemRequest, Item>(service: name, method: "UpdateItem")
     public static let deleteItem = UnaryMethod<IDRequest, Empty>(service: name, method: "DeleteItem")
+    /// Many items in one transaction: a stream of CreateItem requests (at most 100 000).
+    public static let importItems = ClientStreamingMethod<CreateItemRequest, ImportItemsResponse>(service: name, method: "ImportItems")
 }
 
 /// `catalog.v1.Categories`: category management.

@@ -36,6 +36,7 @@ public struct CatalogRPCService: RPCService {
         router.register(CatalogService.createItem, .unary { [self] request, _ in try await createItem(request) })
         router.register(CatalogService.updateItem, .unary { [self] request, _ in try await updateItem(request) })
         router.register(CatalogService.deleteItem, .unary { [self] request, _ in try await deleteItem(request) })
+        router.register(CatalogService.importItems, .clientStreaming { [self] requests, _ in try await importItems(requests) })
     }
 
     // MARK: Handlers
@@ -60,6 +61,38 @@ public struct CatalogRPCService: RPCService {
     }
 
     public func createItem(_ request: CreateItemRequest) async throws(CatalogError) -> Item {
+        try await store.createItem(try Self.draft(request))
+    }
+
+    /// The most messages one ImportItems takes.
+    public static let importLimit = 100_000
+
+    /// Checks every request of the stream as CreateItem does, as it arrives, then has the store
+    /// create them all in one transaction. The first refused message refuses the import with
+    /// its error and `details.index`; a malformed stream ends it with the stream's status.
+    public func importItems<Requests: AsyncSequence>(_ requests: Requests) async throws -> ImportItemsResponse
+    where Requests.Element == CreateItemRequest {
+        var drafts: [ItemDraft] = []
+        var index = 0
+        do {
+            for try await request in requests {
+                guard index < Self.importLimit else { throw CatalogError.tooManyItems(limit: Self.importLimit) }
+                do {
+                    drafts.append(try Self.draft(request))
+                } catch {
+                    throw error.atIndex(index)
+                }
+                index += 1
+            }
+        } catch let error as RPCError where error.code == .invalidArgument {
+            // A message that does not decode names its field; the index says which message.
+            throw CatalogError.invalidMessage(error, index: index)
+        }
+        return try await store.importItems(drafts)
+    }
+
+    /// A CreateItem request checked and normalized into a draft.
+    private static func draft(_ request: CreateItemRequest) throws(CatalogError) -> ItemDraft {
         var draft = ItemDraft(title: try ItemRules.title(request.title), categoryID: request.categoryId)
         if let summary = request.summary { draft.summary = Self.nonEmpty(try ItemRules.summary(summary)) }
         if let level = request.level { draft.level = Self.nonEmpty(try ItemRules.shortText(level, field: "level")) }
@@ -68,7 +101,7 @@ public struct CatalogRPCService: RPCService {
         }
         if let price = request.price { draft.price = try ItemRules.price(price) }
         if let imageURL = request.imageURL, !imageURL.isEmpty { draft.imageURL = try ItemRules.imageURL(imageURL) }
-        return try await store.createItem(draft)
+        return draft
     }
 
     public func updateItem(_ request: UpdateItemRequest) async throws(CatalogError) -> Item {

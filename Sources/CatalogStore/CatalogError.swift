@@ -33,6 +33,34 @@ public struct CatalogError: Error, RPCErrorConvertible, Sendable, Hashable, Cust
         CatalogError(.notFound, "no \(kind) with id \(id)", reason: "notFound", details: ["id": .integer(Int64(id))])
     }
 
+    /// The same error about the message at `index` of a request stream (ImportItems): its
+    /// `details.index`, and the index in its message.
+    public func atIndex(_ index: Int) -> CatalogError {
+        var rpcError = rpcError
+        var detail = rpcError.detail ?? ErrorDetail(reason: "invalidField")
+        var details = detail.details ?? [:]
+        details["index"] = .integer(Int64(index))
+        detail.details = details
+        rpcError.detail = detail
+        rpcError.message = "message \(index): \(rpcError.message)"
+        return CatalogError(rpcError)
+    }
+
+    /// A request message of a stream that did not decode (`error`, INVALID_ARGUMENT naming the
+    /// field), with the message's `details.index`.
+    public static func invalidMessage(_ error: RPCError, index: Int) -> CatalogError {
+        var rpcError = error
+        if rpcError.detail == nil { rpcError.detail = ErrorDetail(reason: "invalidMessage") }
+        return CatalogError(rpcError).atIndex(index)
+    }
+
+    /// RESOURCE_EXHAUSTED `tooManyItems`: an import over its limit.
+    public static func tooManyItems(limit: Int) -> CatalogError {
+        CatalogError(
+            .resourceExhausted, "an import holds at most \(limit) items", reason: "tooManyItems",
+            details: ["limit": .integer(Int64(limit))])
+    }
+
     /// INVALID_ARGUMENT `invalidField` naming the field.
     public static func invalidField(_ field: String, _ message: String) -> CatalogError {
         CatalogError(.invalidArgument, "\(field): \(message)", reason: "invalidField", field: field)

@@ -44,6 +44,11 @@ public protocol CatalogStore: Sendable {
     func createItem(_ draft: ItemDraft) async throws(CatalogError) -> Item
     func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item
     func deleteItem(id: Int64) async throws(CatalogError)
+    /// Creates every draft in one transaction, with consecutive ids in order, at one catalog
+    /// revision; or none: the first draft naming a missing category fails the whole import with
+    /// NOT_FOUND carrying `details.index`. No drafts: nothing is written (`created: 0`, the
+    /// current revision).
+    func importItems(_ drafts: [ItemDraft]) async throws(CatalogError) -> ImportItemsResponse
 }
 
 extension CatalogStore {

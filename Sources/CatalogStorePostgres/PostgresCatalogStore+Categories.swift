@@ -131,6 +131,7 @@ extension PostgresCatalogStore {
             case .delete:
                 try await transaction.itemsChange()
                 response.deletedItems = try await transaction.changedRows("DELETE FROM item WHERE category_id = \(category.id)")
+                if response.deletedItems > 0 { _ = try await transaction.itemRevision() }
             case .unassign:
                 response.unassignedItems = try await Self.reassignItems(transaction, from: category.id, to: nil, now: now)
             case .move:
@@ -236,7 +237,10 @@ extension PostgresCatalogStore {
             try await transaction.categoriesChange()
             try await transaction.itemsChange()
             try await transaction.query(
-                "UPDATE item SET category_id = \(categoryID), updated_at = \(Self.now()) WHERE id = ANY(\(changing))")
+                """
+                UPDATE item SET category_id = \(categoryID), updated_at = \(Self.now()), revision = \(try await transaction.itemRevision())
+                WHERE id = ANY(\(changing))
+                """)
             var leaving: [Int64: Int] = [:]
             for id in changing {
                 if let from = current[id]! { leaving[from, default: 0] += 1 }
@@ -383,9 +387,15 @@ extension PostgresCatalogStore {
 
     /// Moves every item of category `from` to `to` (`nil`: unassigned), keeping both counts; returns how many.
     static func reassignItems(_ transaction: Transaction, from: Int64, to: Int64?, now: Int64) async throws -> Int {
+        // The count is kept exact by every write: no revision is taken when nothing moves.
+        let held = try await transaction.query("SELECT item_count FROM category WHERE id = \(from)").first?.decode(Int.self) ?? 0
+        guard held > 0 else { return 0 }
         try await transaction.itemsChange()
         let moved = try await transaction.changedRows(
-            "UPDATE item SET category_id = \(to), updated_at = \(now) WHERE category_id = \(from)")
+            """
+            UPDATE item SET category_id = \(to), updated_at = \(now), revision = \(try await transaction.itemRevision())
+            WHERE category_id = \(from)
+            """)
         if moved > 0 {
             try await transaction.query("UPDATE category SET item_count = item_count - \(moved) WHERE id = \(from)")
             if let to {

@@ -10,6 +10,7 @@ extension PostgresCatalogStore {
         let sort = query.sort
         let descending = query.descending
         return try await readSnapshot { transaction in
+            let revision = try await Self.catalogRevision(transaction)
             let total = try await transaction.query(plan.count).first?.decode(Int.self) ?? 0
             var listed: [(item: Item, titleKey: String, priceKey: Int64?)] = []
             for segment in plan.segments where listed.count <= pageSize {
@@ -29,7 +30,7 @@ extension PostgresCatalogStore {
                     id: last.item.id
                 ).encoded()
             }
-            return ListItemsResponse(items: page.map(\.item), nextPageToken: next, totalCount: total)
+            return ListItemsResponse(items: page.map(\.item), nextPageToken: next, totalCount: total, revision: revision)
         }
     }
 
@@ -153,14 +154,15 @@ extension PostgresCatalogStore {
                 try await transaction.query("UPDATE category SET item_count = item_count + 1 WHERE id = \(categoryID)")
             }
             let now = Self.now()
+            let revision = try await transaction.itemRevision()
             let rows = try await transaction.query(
                 """
                 INSERT INTO item (title, summary, level, duration, price_amount, price_currency, price_minor_units,
-                    image_url, category_id, title_key, search_text, created_at, updated_at)
+                    image_url, category_id, title_key, search_text, created_at, updated_at, revision)
                 VALUES (\(draft.title), \(draft.summary), \(draft.level), \(draft.duration), \(draft.price?.amount),
                     \(draft.price?.currency), \(priceKey), \(draft.imageURL), \(draft.categoryID),
                     \(Folding.folded(draft.title)), \(ItemKeys.searchText(title: draft.title, summary: draft.summary)),
-                    \(now), \(now))
+                    \(now), \(now), \(revision))
                 RETURNING \(unescaped: Self.itemColumns)
                 """)
             guard let row = rows.first else { throw CatalogError.storage("an insert returned no row") }
@@ -194,7 +196,7 @@ extension PostgresCatalogStore {
                     image_url = \(updated.imageURL), category_id = \(updated.categoryId),
                     title_key = \(Folding.folded(updated.title)),
                     search_text = \(ItemKeys.searchText(title: updated.title, summary: updated.summary)),
-                    updated_at = \(Self.now())
+                    updated_at = \(Self.now()), revision = \(try await transaction.itemRevision())
                 WHERE id = \(id)
                 RETURNING \(unescaped: Self.itemColumns)
                 """)
@@ -209,6 +211,7 @@ extension PostgresCatalogStore {
             try await transaction.itemsChange()
             let rows = try await transaction.query("DELETE FROM item WHERE id = \(id) RETURNING category_id")
             guard let row = rows.first else { throw CatalogError.notFound("item", id: id) }
+            _ = try await transaction.itemRevision()
             if let categoryID = try row.decode(Int64?.self) {
                 try await transaction.categoriesChange()
                 try await transaction.query("UPDATE category SET item_count = item_count - 1 WHERE id = \(categoryID)")
@@ -220,37 +223,133 @@ extension PostgresCatalogStore {
 
     /// The columns `item(_:)` reads, in its order; queries select them first.
     static let itemColumns =
-        "id, title, summary, level, duration, price_amount, price_currency, image_url, category_id, created_at, updated_at"
+        "id, title, summary, level, duration, price_amount, price_currency, image_url, category_id, created_at, updated_at, revision"
 
     static func item(_ row: PostgresRow) throws -> Item {
-        let (id, title, summary, level, duration, amount, currency, imageURL, categoryID, createdAt, updatedAt) = try row.decode(
-            (Int64, String, String?, String?, String?, String?, String?, String?, Int64?, Int64, Int64).self)
+        let (id, title, summary, level, duration, amount, currency, imageURL, categoryID, createdAt, updatedAt, revision) =
+            try row.decode((Int64, String, String?, String?, String?, String?, String?, String?, Int64?, Int64, Int64, Int64).self)
         return makeItem(
             id: id, title: title, summary: summary, level: level, duration: duration, amount: amount, currency: currency,
-            imageURL: imageURL, categoryID: categoryID, createdAt: createdAt, updatedAt: updatedAt)
+            imageURL: imageURL, categoryID: categoryID, createdAt: createdAt, updatedAt: updatedAt, revision: revision)
     }
 
     /// An item of a listing with its sort keys, from a row of `itemColumns, title_key, price_minor_units`.
     static func listedItem(_ row: PostgresRow) throws -> (item: Item, titleKey: String, priceKey: Int64?) {
-        let (id, title, summary, level, duration, amount, currency, imageURL, categoryID, createdAt, updatedAt, titleKey, priceKey) =
+        let (id, title, summary, level, duration, amount, currency, imageURL, categoryID, createdAt, updatedAt, revision, titleKey, priceKey) =
             try row.decode(
-                (Int64, String, String?, String?, String?, String?, String?, String?, Int64?, Int64, Int64, String, Int64?).self)
+                (Int64, String, String?, String?, String?, String?, String?, String?, Int64?, Int64, Int64, Int64, String, Int64?).self)
         let item = makeItem(
             id: id, title: title, summary: summary, level: level, duration: duration, amount: amount, currency: currency,
-            imageURL: imageURL, categoryID: categoryID, createdAt: createdAt, updatedAt: updatedAt)
+            imageURL: imageURL, categoryID: categoryID, createdAt: createdAt, updatedAt: updatedAt, revision: revision)
         return (item, titleKey, priceKey)
     }
 
     // swift-format-ignore: the columns of `itemColumns`, one parameter each
     private static func makeItem(
         id: Int64, title: String, summary: String?, level: String?, duration: String?, amount: String?, currency: String?,
-        imageURL: String?, categoryID: Int64?, createdAt: Int64, updatedAt: Int64
+        imageURL: String?, categoryID: Int64?, createdAt: Int64, updatedAt: Int64, revision: Int64
     ) -> Item {
         var price: Money?
         if let amount, let currency { price = Money(amount: amount, currency: currency) }
         return Item(
             id: id, title: title, summary: summary, level: level, duration: duration, price: price, imageURL: imageURL,
-            categoryId: categoryID, createdAt: StoredFilter.date(milliseconds: createdAt), updatedAt: StoredFilter.date(milliseconds: updatedAt))
+            categoryId: categoryID, createdAt: StoredFilter.date(milliseconds: createdAt), updatedAt: StoredFilter.date(milliseconds: updatedAt),
+            revision: revision)
+    }
+
+    /// The revision of the last committed write that changed items, as `transaction` reads.
+    static func catalogRevision(_ transaction: Transaction) async throws -> Int64 {
+        try await transaction.query("SELECT revision FROM catalog_revision").first?.decode(Int64.self) ?? 1
+    }
+
+    public func importItems(_ drafts: [ItemDraft]) async throws(CatalogError) -> ImportItemsResponse {
+        var priceKeys: [Int64?] = []
+        priceKeys.reserveCapacity(drafts.count)
+        for (index, draft) in drafts.enumerated() {
+            do {
+                priceKeys.append(try ItemKeys.priceKey(draft.price))
+            } catch {
+                throw error.atIndex(index)
+            }
+        }
+        return try await write { [priceKeys] transaction in
+            try await transaction.lockCatalog()
+            guard !drafts.isEmpty else { return ImportItemsResponse(created: 0, revision: try await Self.catalogRevision(transaction)) }
+            var added: [Int64: Int] = [:]
+            for draft in drafts { if let categoryID = draft.categoryID { added[categoryID, default: 0] += 1 } }
+            let named = Array(added.keys)
+            var existing = Set<Int64>()
+            for row in try await transaction.query("SELECT id FROM category WHERE id = ANY(\(named))") {
+                existing.insert(try row.decode(Int64.self))
+            }
+            if let index = drafts.firstIndex(where: { $0.categoryID.map { !existing.contains($0) } ?? false }) {
+                throw CatalogError.notFound("category", id: drafts[index].categoryID!).atIndex(index)
+            }
+            try await transaction.itemsChange()
+            if !added.isEmpty { try await transaction.categoriesChange() }
+            let revision = try await transaction.itemRevision()
+            let now = Self.now()
+            // Column arrays unnested in one statement per batch; ids come from the sequence in
+            // order, and the catalog lock keeps other writers out, so they are consecutive.
+            var firstID: Int64?
+            var lastID: Int64 = 0
+            for start in stride(from: 0, to: drafts.count, by: Self.importBatchSize) {
+                let batch = start..<min(start + Self.importBatchSize, drafts.count)
+                let rows = try await transaction.query(try Self.importStatement(drafts[batch], priceKeys[batch], now: now, revision: revision))
+                for row in rows {
+                    let id = try row.decode(Int64.self)
+                    firstID = min(firstID ?? id, id)
+                    lastID = max(lastID, id)
+                }
+            }
+            for (categoryID, count) in added {
+                try await transaction.query("UPDATE category SET item_count = item_count + \(count) WHERE id = \(categoryID)")
+            }
+            return ImportItemsResponse(created: drafts.count, firstId: firstID, lastId: lastID, revision: revision)
+        }
+    }
+
+    /// Items inserted by one statement of an import.
+    private static let importBatchSize = 5_000
+
+    /// One `INSERT … SELECT` of a batch of an import, returning the new ids in order: the batch
+    /// goes as one JSON array (absent keys read as NULL), unpacked in order by the server.
+    private static func importStatement(
+        _ drafts: ArraySlice<ItemDraft>, _ priceKeys: ArraySlice<Int64?>, now: Int64, revision: Int64
+    ) throws -> PostgresQuery {
+        let rows = zip(drafts, priceKeys).map { draft, priceKey in
+            ImportRow(
+                title: draft.title, summary: draft.summary, level: draft.level, duration: draft.duration,
+                priceAmount: draft.price?.amount, priceCurrency: draft.price?.currency, priceMinorUnits: priceKey,
+                imageURL: draft.imageURL, categoryID: draft.categoryID, titleKey: Folding.folded(draft.title),
+                searchText: ItemKeys.searchText(title: draft.title, summary: draft.summary))
+        }
+        let json = String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
+        return """
+            INSERT INTO item (title, summary, level, duration, price_amount, price_currency, price_minor_units,
+                image_url, category_id, title_key, search_text, created_at, updated_at, revision)
+            SELECT row->>'title', row->>'summary', row->>'level', row->>'duration', row->>'priceAmount',
+                row->>'priceCurrency', (row->>'priceMinorUnits')::bigint, row->>'imageURL', (row->>'categoryID')::bigint,
+                row->>'titleKey', row->>'searchText', \(now), \(now), \(revision)
+            FROM jsonb_array_elements(\(json)::jsonb) WITH ORDINALITY AS draft (row, position)
+            ORDER BY position
+            RETURNING id
+            """
+    }
+
+    /// A draft of an import as its statement's JSON holds it.
+    private struct ImportRow: Encodable {
+        var title: String
+        var summary: String?
+        var level: String?
+        var duration: String?
+        var priceAmount: String?
+        var priceCurrency: String?
+        var priceMinorUnits: Int64?
+        var imageURL: String?
+        var categoryID: Int64?
+        var titleKey: String
+        var searchText: String
     }
 
     static func fetchItem(_ transaction: Transaction, id: Int64) async throws -> Item {

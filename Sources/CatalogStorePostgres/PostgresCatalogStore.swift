@@ -158,6 +158,21 @@ public final class PostgresCatalogStore: CatalogStore, FilterStore, Reachability
             return try await query(counted).first?.decode(Int.self) ?? 0
         }
 
+        /// The catalog revision this write took at its first change to an item.
+        private var catalogRevision: Int64?
+
+        /// The write's catalog revision, taken at its first call: the revision after the last
+        /// committed one, shared by every change to an item that the write makes. A write that
+        /// changes no item takes none; the catalog lock makes them gap-free.
+        func itemRevision() async throws -> Int64 {
+            if let catalogRevision { return catalogRevision }
+            guard let revision = try await query("UPDATE catalog_revision SET revision = revision + 1 RETURNING revision").first?
+                .decode(Int64.self)
+            else { throw CatalogError.storage("the catalog revision row is missing") }
+            catalogRevision = revision
+            return revision
+        }
+
         /// Takes the lock that every category and item write holds until it ends.
         func lockCatalog() async throws {
             try await query("SELECT pg_advisory_xact_lock(\(PostgresCatalogStore.catalogLockKey))")

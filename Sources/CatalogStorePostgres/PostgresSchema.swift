@@ -9,7 +9,7 @@ import PostgresNIO
 /// value reads back exactly as written. Texts that are sorted or compared byte by byte (slugs,
 /// title keys, filter ids) use the "C" collation, whatever the database's locale.
 enum PostgresSchema {
-    static let migrations = [version1, version2]
+    static let migrations = [version1, version2, version3]
 
     /// Categories with the four defaults, items, and the filters with the built-in one.
     ///
@@ -160,5 +160,18 @@ enum PostgresSchema {
         },
         .statement("DROP TABLE filter_change"),
         .statement("ALTER TABLE filter DROP COLUMN options_revision"),
+    ])
+
+    /// The catalog revision (one row, taken by a write under the catalog lock: never a
+    /// sequence, for the same reason as a filter's), and each item's revision of its last change.
+    static let version3 = PostgresMigration(version: 3, statements: [
+        """
+        CREATE TABLE catalog_revision (
+            id integer PRIMARY KEY CHECK (id = 1),
+            revision bigint NOT NULL CHECK (revision >= 1)
+        )
+        """,
+        "INSERT INTO catalog_revision (id, revision) VALUES (1, 1)",
+        "ALTER TABLE item ADD COLUMN revision bigint NOT NULL DEFAULT 1",
     ])
 }

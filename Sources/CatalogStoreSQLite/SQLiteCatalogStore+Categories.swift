@@ -91,6 +91,7 @@ extension SQLiteCatalogStore {
             if try Self.categoryCount(db) <= 1 { throw CatalogError.lastCategory }
             let bound = try self.boundFilters(db)
             let now = Date()
+            let bump = CatalogRevisionBump()
             var response = DeleteCategoryResponse(deletedItems: 0, movedItems: 0, unassignedItems: 0)
             switch request.items {
             case .reject:
@@ -98,15 +99,16 @@ extension SQLiteCatalogStore {
             case .delete:
                 try db.execute(sql: "DELETE FROM item WHERE categoryId = ?", arguments: [category.id])
                 response.deletedItems = db.changesCount
+                if response.deletedItems > 0 { _ = try bump.revision(db) }
             case .unassign:
-                response.unassignedItems = try Self.reassignItems(db, from: category.id, to: nil, now: now)
+                response.unassignedItems = try Self.reassignItems(db, from: category.id, to: nil, now: now, bump: bump)
             case .move:
                 guard let moveTo = request.moveTo else { throw CatalogError.moveToRequired }
                 if moveTo == category.id {
                     throw CatalogError.invalidField("moveTo", "must name another category than the one deleted")
                 }
                 _ = try Self.fetchCategory(db, id: moveTo)
-                response.movedItems = try Self.reassignItems(db, from: category.id, to: moveTo, now: now)
+                response.movedItems = try Self.reassignItems(db, from: category.id, to: moveTo, now: now, bump: bump)
             }
             try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [category.id])
             try db.execute(
@@ -173,8 +175,9 @@ extension SQLiteCatalogStore {
             let bound = try self.boundFilters(db)
             let now = Date()
             var moved = 0
+            let bump = CatalogRevisionBump()
             for source in sourceCategories {
-                moved += try Self.reassignItems(db, from: source.id, to: targetID, now: now)
+                moved += try Self.reassignItems(db, from: source.id, to: targetID, now: now, bump: bump)
                 try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [source.id])
             }
             try Self.compactPositions(db, now: now)
@@ -198,9 +201,10 @@ extension SQLiteCatalogStore {
             }
             if let categoryID { _ = try Self.fetchCategory(db, id: categoryID) }
             let now = Date()
+            let bump = CatalogRevisionBump()
             var changed = 0
             for item in current where item.categoryID != categoryID {
-                try Self.setItemCategory(db, itemID: item.id, from: item.categoryID, to: categoryID, now: now)
+                try Self.setItemCategory(db, itemID: item.id, from: item.categoryID, to: categoryID, now: now, bump: bump)
                 changed += 1
             }
             return changed
@@ -212,7 +216,7 @@ extension SQLiteCatalogStore {
             _ = try Self.fetchCategory(db, id: from)
             _ = try Self.fetchCategory(db, id: to)
             if from == to { return 0 }
-            return try Self.reassignItems(db, from: from, to: to, now: Date())
+            return try Self.reassignItems(db, from: from, to: to, now: Date(), bump: CatalogRevisionBump())
         }
     }
 
@@ -231,8 +235,9 @@ extension SQLiteCatalogStore {
                 let doomed = try Row.fetchAll(db, sql: "SELECT id, slug FROM category WHERE isDefault = 0")
                     .filter { !slugs.contains($0["slug"]) }
                     .map { $0["id"] as Int64 }
+                let bump = CatalogRevisionBump()
                 for id in doomed {
-                    _ = try Self.reassignItems(db, from: id, to: nil, now: now)
+                    _ = try Self.reassignItems(db, from: id, to: nil, now: now, bump: bump)
                     try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [id])
                 }
                 response.deleted = doomed.count
@@ -329,9 +334,12 @@ extension SQLiteCatalogStore {
     }
 
     /// Moves every item of category `from` to `to` (`nil`: unassigned), keeping both counts; returns how many.
-    static func reassignItems(_ db: Database, from: Int64, to: Int64?, now: Date) throws -> Int {
+    static func reassignItems(_ db: Database, from: Int64, to: Int64?, now: Date, bump: CatalogRevisionBump) throws -> Int {
+        // The count is kept exact by every write: no revision is taken when nothing moves.
+        guard try Int.fetchOne(db, sql: "SELECT itemCount FROM category WHERE id = ?", arguments: [from]) ?? 0 > 0 else { return 0 }
         try db.execute(
-            sql: "UPDATE item SET categoryId = ?, updatedAt = ? WHERE categoryId = ?", arguments: [to, now, from])
+            sql: "UPDATE item SET categoryId = ?, updatedAt = ?, revision = ? WHERE categoryId = ?",
+            arguments: [to, now, try bump.revision(db), from])
         let moved = db.changesCount
         if moved > 0 {
             try db.execute(sql: "UPDATE category SET itemCount = itemCount - ? WHERE id = ?", arguments: [moved, from])
@@ -344,8 +352,12 @@ extension SQLiteCatalogStore {
     }
 
     /// Sets one item's category, keeping the counts of the old and the new one.
-    static func setItemCategory(_ db: Database, itemID: Int64, from: Int64?, to: Int64?, now: Date) throws {
-        try db.execute(sql: "UPDATE item SET categoryId = ?, updatedAt = ? WHERE id = ?", arguments: [to, now, itemID])
+    static func setItemCategory(
+        _ db: Database, itemID: Int64, from: Int64?, to: Int64?, now: Date, bump: CatalogRevisionBump
+    ) throws {
+        try db.execute(
+            sql: "UPDATE item SET categoryId = ?, updatedAt = ?, revision = ? WHERE id = ?",
+            arguments: [to, now, try bump.revision(db), itemID])
         if let from {
             try db.execute(sql: "UPDATE category SET itemCount = itemCount - 1 WHERE id = ?", arguments: [from])
         }

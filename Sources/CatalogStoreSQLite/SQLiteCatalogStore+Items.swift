@@ -10,6 +10,7 @@ extension SQLiteCatalogStore {
         let sort = query.sort
         let descending = query.descending
         return try await read { db in
+            let revision = try CatalogRevisionBump.current(db)
             let total = try Int.fetchOne(db, sql: plan.count.sql, arguments: plan.count.arguments) ?? 0
             var listed: [ListedItem] = []
             for segment in plan.segments where listed.count <= pageSize {
@@ -25,7 +26,7 @@ extension SQLiteCatalogStore {
                     number: last.keyNumber, id: last.item.id
                 ).encoded()
             }
-            return ListItemsResponse(items: page.map(\.item), nextPageToken: next, totalCount: total)
+            return ListItemsResponse(items: page.map(\.item), nextPageToken: next, totalCount: total, revision: revision)
         }
     }
 
@@ -41,9 +42,9 @@ extension SQLiteCatalogStore {
         init(_ columns: ColumnReader, sort: ItemSort) {
             item = SQLiteCatalogStore.item(columns)
             switch sort {
-            case .title: keyText = columns.string(11)
+            case .title: keyText = columns.string(12)
             case .createdAt: keyText = columns.string(9)
-            case .price: keyNumber = columns.optionalInt64(12)
+            case .price: keyNumber = columns.optionalInt64(13)
             }
         }
     }
@@ -143,25 +144,74 @@ extension SQLiteCatalogStore {
         let priceKey = try ItemKeys.priceKey(draft.price)
         return try await write { db in
             if let categoryID = draft.categoryID { _ = try Self.fetchCategory(db, id: categoryID) }
-            let now = Date()
-            try db.execute(
-                sql: """
-                    INSERT INTO item (title, summary, level, duration, priceAmount, priceCurrency, priceMinorUnits, imageURL,
-                        categoryId, titleKey, searchText, createdAt, updatedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    draft.title, draft.summary, draft.level, draft.duration, draft.price?.amount, draft.price?.currency,
-                    priceKey, draft.imageURL, draft.categoryID, Folding.folded(draft.title),
-                    ItemKeys.searchText(title: draft.title, summary: draft.summary), now, now,
-                ])
-            let id = db.lastInsertedRowID
+            let revision = try CatalogRevisionBump().revision(db)
+            let id = try Self.insertItem(db, draft, priceKey: priceKey, now: Date(), revision: revision)
             if let categoryID = draft.categoryID {
                 try db.execute(
                     sql: "UPDATE category SET itemCount = itemCount + 1 WHERE id = ?", arguments: [categoryID])
             }
             return try Self.fetchItem(db, id: id)
         }
+    }
+
+    public func importItems(_ drafts: [ItemDraft]) async throws(CatalogError) -> ImportItemsResponse {
+        var priceKeys: [Int64?] = []
+        priceKeys.reserveCapacity(drafts.count)
+        for (index, draft) in drafts.enumerated() {
+            do {
+                priceKeys.append(try ItemKeys.priceKey(draft.price))
+            } catch {
+                throw error.atIndex(index)
+            }
+        }
+        return try await write { [priceKeys] db in
+            guard !drafts.isEmpty else {
+                return ImportItemsResponse(created: 0, revision: try CatalogRevisionBump.current(db))
+            }
+            var added: [Int64: Int] = [:]
+            for (index, draft) in drafts.enumerated() {
+                guard let categoryID = draft.categoryID else { continue }
+                if added[categoryID] == nil {
+                    guard try Int64.fetchOne(db, sql: "SELECT id FROM category WHERE id = ?", arguments: [categoryID]) != nil
+                    else { throw CatalogError.notFound("category", id: categoryID).atIndex(index) }
+                }
+                added[categoryID, default: 0] += 1
+            }
+            let revision = try CatalogRevisionBump().revision(db)
+            let now = Date()
+            let insert = try db.cachedStatement(sql: Self.insertItemSQL)
+            var firstID: Int64?
+            var lastID: Int64 = 0
+            for (draft, priceKey) in zip(drafts, priceKeys) {
+                try insert.execute(arguments: Self.insertArguments(draft, priceKey: priceKey, now: now, revision: revision))
+                lastID = db.lastInsertedRowID
+                if firstID == nil { firstID = lastID }
+            }
+            for (categoryID, count) in added {
+                try db.execute(sql: "UPDATE category SET itemCount = itemCount + ? WHERE id = ?", arguments: [count, categoryID])
+            }
+            return ImportItemsResponse(created: drafts.count, firstId: firstID, lastId: lastID, revision: revision)
+        }
+    }
+
+    private static let insertItemSQL = """
+        INSERT INTO item (title, summary, level, duration, priceAmount, priceCurrency, priceMinorUnits, imageURL,
+            categoryId, titleKey, searchText, createdAt, updatedAt, revision)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    private static func insertArguments(_ draft: ItemDraft, priceKey: Int64?, now: Date, revision: Int64) -> StatementArguments {
+        [
+            draft.title, draft.summary, draft.level, draft.duration, draft.price?.amount, draft.price?.currency,
+            priceKey, draft.imageURL, draft.categoryID, Folding.folded(draft.title),
+            ItemKeys.searchText(title: draft.title, summary: draft.summary), now, now, revision,
+        ]
+    }
+
+    /// Inserts one item; returns its id.
+    private static func insertItem(_ db: Database, _ draft: ItemDraft, priceKey: Int64?, now: Date, revision: Int64) throws -> Int64 {
+        try db.execute(sql: insertItemSQL, arguments: insertArguments(draft, priceKey: priceKey, now: now, revision: revision))
+        return db.lastInsertedRowID
     }
 
     public func updateItem(id: Int64, _ changes: ItemChanges) async throws(CatalogError) -> Item {
@@ -172,20 +222,21 @@ extension SQLiteCatalogStore {
             let updated = changes.applied(to: current)
             guard updated != current else { return current }
             let now = Date()
+            let bump = CatalogRevisionBump()
             if updated.categoryId != current.categoryId {
-                try Self.setItemCategory(db, itemID: id, from: current.categoryId, to: updated.categoryId, now: now)
+                try Self.setItemCategory(db, itemID: id, from: current.categoryId, to: updated.categoryId, now: now, bump: bump)
             }
             try db.execute(
                 sql: """
                     UPDATE item SET title = ?, summary = ?, level = ?, duration = ?, priceAmount = ?, priceCurrency = ?,
-                        priceMinorUnits = ?, imageURL = ?, titleKey = ?, searchText = ?, updatedAt = ?
+                        priceMinorUnits = ?, imageURL = ?, titleKey = ?, searchText = ?, updatedAt = ?, revision = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     updated.title, updated.summary, updated.level, updated.duration, updated.price?.amount,
                     updated.price?.currency, try ItemKeys.priceKey(updated.price), updated.imageURL,
                     Folding.folded(updated.title),
-                    ItemKeys.searchText(title: updated.title, summary: updated.summary), now, id,
+                    ItemKeys.searchText(title: updated.title, summary: updated.summary), now, try bump.revision(db), id,
                 ])
             return try Self.fetchItem(db, id: id)
         }
@@ -195,6 +246,7 @@ extension SQLiteCatalogStore {
         try await write { db in
             let item = try Self.fetchItem(db, id: id)
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            _ = try CatalogRevisionBump().revision(db)
             if let categoryID = item.categoryId {
                 try db.execute(
                     sql: "UPDATE category SET itemCount = itemCount - 1 WHERE id = ?", arguments: [categoryID])
@@ -206,7 +258,7 @@ extension SQLiteCatalogStore {
 
     /// The columns `item(_:)` reads, in its order; queries select them first.
     static let itemColumns =
-        "id, title, summary, level, duration, priceAmount, priceCurrency, imageURL, categoryId, createdAt, updatedAt"
+        "id, title, summary, level, duration, priceAmount, priceCurrency, imageURL, categoryId, createdAt, updatedAt, revision"
 
     /// An item from a row that starts with `itemColumns` (read by position: no name lookups).
     static func item(_ columns: ColumnReader) -> Item {
@@ -218,7 +270,7 @@ extension SQLiteCatalogStore {
             id: columns.int64(0), title: columns.string(1), summary: columns.optionalString(2),
             level: columns.optionalString(3), duration: columns.optionalString(4), price: price,
             imageURL: columns.optionalString(7), categoryId: columns.optionalInt64(8), createdAt: columns.date(9),
-            updatedAt: columns.date(10))
+            updatedAt: columns.date(10), revision: columns.int64(11))
     }
 
     static func fetchItem(_ db: Database, id: Int64) throws -> Item {

@@ -135,6 +135,18 @@ extension SQLiteCatalogStore {
         migrator.registerMigration("v4") { db in
             try convertHistoryToSteps(db)
         }
+        migrator.registerMigration("v5") { db in
+            // The catalog revision (one row), and each item's revision of its last change.
+            try db.execute(
+                sql: """
+                    CREATE TABLE catalog_revision (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        revision INTEGER NOT NULL CHECK (revision >= 1)
+                    );
+                    INSERT INTO catalog_revision (id, revision) VALUES (1, 1);
+                    ALTER TABLE item ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+                    """)
+        }
         return migrator
     }
 

@@ -26,7 +26,7 @@ struct CatalogRPCServiceTests {
         router.register(service)
         let methods: Set<MethodDescriptor> = [
             CatalogService.listItems.descriptor, CatalogService.getItem.descriptor, CatalogService.createItem.descriptor,
-            CatalogService.updateItem.descriptor, CatalogService.deleteItem.descriptor,
+            CatalogService.updateItem.descriptor, CatalogService.deleteItem.descriptor, CatalogService.importItems.descriptor,
         ]
         #expect(Set(router.methods) == methods)
     }

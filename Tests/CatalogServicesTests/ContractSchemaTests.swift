@@ -150,6 +150,7 @@ struct ContractSchemaTests {
             CatalogService.updateItem.descriptor.path: try json(
                 UpdateItemRequest(id: 1, title: "T", summary: .clear, price: .set(Money(amount: "1", currency: "USD")), categoryId: .clear)),
             CatalogService.deleteItem.descriptor.path: try json(IDRequest(id: 1)),
+            CatalogService.importItems.descriptor.path: try json(CreateItemRequest(title: "Imported", categoryId: 2)),
             CategoriesService.list.descriptor.path: try json(ListCategoriesRequest(query: "a", hideEmpty: true, sort: .itemCount, descending: false)),
             CategoriesService.get.descriptor.path: try json(IDRequest(id: 2)),
             CategoriesService.create.descriptor.path: try json(CreateCategoryRequest(name: "Cars", color: "#aabbcc", icon: "car")),
@@ -189,6 +190,7 @@ struct ContractSchemaTests {
             CatalogService.listItems.descriptor.path: try json(ListItemsResponse(items: [item, Item(id: 8, title: "Bare", createdAt: date, updatedAt: date)], nextPageToken: "n", totalCount: 2)),
             CatalogService.getItem.descriptor.path: try json(item),
             CatalogService.deleteItem.descriptor.path: try json(Empty()),
+            CatalogService.importItems.descriptor.path: try json(ImportItemsResponse(created: 2, firstId: 5, lastId: 6, revision: 9)),
             CategoriesService.list.descriptor.path: try json(CategoryList(categories: [category])),
             CategoriesService.delete.descriptor.path: try json(DeleteCategoryResponse(deletedItems: 1, movedItems: 0, unassignedItems: 2)),
             CategoriesService.merge.descriptor.path: try json(MergeCategoriesResponse(target: category, movedItems: 3, deletedIds: [1, 2])),
@@ -226,8 +228,11 @@ struct ContractSchemaTests {
         func add<Request, Response>(_ method: ServerStreamingMethod<Request, Response>) {
             types[method.descriptor.path] = (Request.self, Response.self)
         }
+        func add<Request, Response>(_ method: ClientStreamingMethod<Request, Response>) {
+            types[method.descriptor.path] = (Request.self, Response.self)
+        }
         add(CatalogService.listItems); add(CatalogService.getItem); add(CatalogService.createItem)
-        add(CatalogService.updateItem); add(CatalogService.deleteItem)
+        add(CatalogService.updateItem); add(CatalogService.deleteItem); add(CatalogService.importItems)
         add(CategoriesService.list); add(CategoriesService.get); add(CategoriesService.create)
         add(CategoriesService.update); add(CategoriesService.delete); add(CategoriesService.move)
         add(CategoriesService.merge); add(CategoriesService.assignItems); add(CategoriesService.moveItems)

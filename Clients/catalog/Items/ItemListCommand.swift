@@ -45,7 +45,8 @@ struct ItemListCommand: AsyncParsableCommand {
             var page = try await listPage(client, session, categoryId: categoryId, token: pageToken)
             while all, let next = page.nextPageToken {
                 let more = try await listPage(client, session, categoryId: categoryId, token: next)
-                page = ListItemsResponse(items: page.items + more.items, nextPageToken: more.nextPageToken, totalCount: more.totalCount)
+                page = ListItemsResponse(
+                    items: page.items + more.items, nextPageToken: more.nextPageToken, totalCount: more.totalCount, revision: more.revision)
             }
             session.printer.print(try .items(page, categoryNames: try await session.categoryNames(client)))
             if session.isHumanOutput, let next = page.nextPageToken {

@@ -39,11 +39,30 @@ public struct ListItemsResponse: Codable, Sendable, Hashable {
     public var items: [Item]
     public var nextPageToken: String?
     public var totalCount: Int
+    /// The catalog revision the page was read at.
+    public var revision: Int64
 
-    public init(items: [Item], nextPageToken: String? = nil, totalCount: Int) {
+    public init(items: [Item], nextPageToken: String? = nil, totalCount: Int, revision: Int64 = 1) {
         self.items = items
         self.nextPageToken = nextPageToken
         self.totalCount = totalCount
+        self.revision = revision
+    }
+}
+
+/// What `ImportItems` created: `created` items with consecutive ids from `firstId` to
+/// `lastId` (absent when none), all at the catalog revision `revision`.
+public struct ImportItemsResponse: Codable, Sendable, Hashable {
+    public var created: Int
+    public var firstId: Int64?
+    public var lastId: Int64?
+    public var revision: Int64
+
+    public init(created: Int, firstId: Int64? = nil, lastId: Int64? = nil, revision: Int64) {
+        self.created = created
+        self.firstId = firstId
+        self.lastId = lastId
+        self.revision = revision
     }
 }
 
@@ -368,6 +387,8 @@ extension ListItemsResponse: JSONWritable {
         }
         writer.key("totalCount")
         writer.value(totalCount)
+        writer.key("revision")
+        writer.value(revision)
         writer.endObject()
     }
 }
@@ -377,6 +398,7 @@ extension ListItemsResponse: JSONReadable {
         var items: [Item]?
         var nextPageToken: String?
         var totalCount: Int?
+        var revision: Int64?
         let read = reader.readObject { reader, key in
             switch key {
             case "items" where items == nil:
@@ -388,18 +410,21 @@ extension ListItemsResponse: JSONReadable {
             case "totalCount" where totalCount == nil:
                 totalCount = reader.int64().flatMap { Int(exactly: $0) }
                 return totalCount != nil
+            case "revision" where revision == nil:
+                revision = reader.int64()
+                return revision != nil
             default:
                 return false
             }
         }
-        guard read, let items, let totalCount else { return nil }
-        self.init(items: items, nextPageToken: nextPageToken, totalCount: totalCount)
+        guard read, let items, let totalCount, let revision else { return nil }
+        self.init(items: items, nextPageToken: nextPageToken, totalCount: totalCount, revision: revision)
     }
 }
 
 extension ListItemsResponse: CBORWritable {
     package func writeCBOR(to writer: inout CBORWriter) {
-        var count = 2
+        var count = 3
         if nextPageToken != nil { count += 1 }
         writer.writeMapHeader(count: count)
         writer.writeKey("items")
@@ -407,6 +432,8 @@ extension ListItemsResponse: CBORWritable {
         for element in items {
             element.writeCBOR(to: &writer)
         }
+        writer.writeKey("revision")
+        writer.writeInteger(revision)
         writer.writeKey("totalCount")
         writer.writeInteger(totalCount)
         if let nextPageToken {
@@ -421,6 +448,7 @@ extension ListItemsResponse: CBORReadable {
         var items: [Item]?
         var nextPageToken: String?
         var totalCount: Int?
+        var revision: Int64?
         var map = try reader.beginMap()
         while let key = try reader.nextKey(&map) {
             switch key.count {
@@ -430,6 +458,13 @@ extension ListItemsResponse: CBORReadable {
                     items = try reader.readArray { (reader: inout CBORReader) throws(CBORMessageError) in try Item(cbor: &reader) }
                 } catch {
                     throw error.within("items")
+                }
+            case 8 where reader.key(key, is: "revision"):
+                try map.see(3, "revision")
+                do {
+                    revision = try reader.readInt64()
+                } catch {
+                    throw error.within("revision")
                 }
             case 10 where reader.key(key, is: "totalCount"):
                 try map.see(2, "totalCount")
@@ -451,7 +486,8 @@ extension ListItemsResponse: CBORReadable {
         }
         guard let items else { throw CBORMessageError(.missing).within("items") }
         guard let totalCount else { throw CBORMessageError(.missing).within("totalCount") }
-        self.init(items: items, nextPageToken: nextPageToken, totalCount: totalCount)
+        guard let revision else { throw CBORMessageError(.missing).within("revision") }
+        self.init(items: items, nextPageToken: nextPageToken, totalCount: totalCount, revision: revision)
     }
 }
 
@@ -462,8 +498,139 @@ extension ListItemsResponse: JSONSchemaDescribable {
                 "items": JSONSchema.array(of: Item.jsonSchema),
                 "nextPageToken": JSONSchema.string,
                 "totalCount": JSONSchema.integer(minimum: 0),
+                "revision": JSONSchema.integer(minimum: 1),
             ],
-            required: ["items", "totalCount"]
+            required: ["items", "totalCount", "revision"]
+        )
+    }
+}
+
+extension ImportItemsResponse: JSONWritable {
+    package func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("created")
+        writer.value(created)
+        if let firstId {
+            writer.key("firstId")
+            writer.value(firstId)
+        }
+        if let lastId {
+            writer.key("lastId")
+            writer.value(lastId)
+        }
+        writer.key("revision")
+        writer.value(revision)
+        writer.endObject()
+    }
+}
+
+extension ImportItemsResponse: JSONReadable {
+    package init?(json reader: inout JSONReader) {
+        var created: Int?
+        var firstId: Int64?
+        var lastId: Int64?
+        var revision: Int64?
+        let read = reader.readObject { reader, key in
+            switch key {
+            case "created" where created == nil:
+                created = reader.int64().flatMap { Int(exactly: $0) }
+                return created != nil
+            case "firstId" where firstId == nil:
+                firstId = reader.int64()
+                return firstId != nil
+            case "lastId" where lastId == nil:
+                lastId = reader.int64()
+                return lastId != nil
+            case "revision" where revision == nil:
+                revision = reader.int64()
+                return revision != nil
+            default:
+                return false
+            }
+        }
+        guard read, let created, let revision else { return nil }
+        self.init(created: created, firstId: firstId, lastId: lastId, revision: revision)
+    }
+}
+
+extension ImportItemsResponse: CBORWritable {
+    package func writeCBOR(to writer: inout CBORWriter) {
+        var count = 2
+        if firstId != nil { count += 1 }
+        if lastId != nil { count += 1 }
+        writer.writeMapHeader(count: count)
+        if let lastId {
+            writer.writeKey("lastId")
+            writer.writeInteger(lastId)
+        }
+        writer.writeKey("created")
+        writer.writeInteger(created)
+        if let firstId {
+            writer.writeKey("firstId")
+            writer.writeInteger(firstId)
+        }
+        writer.writeKey("revision")
+        writer.writeInteger(revision)
+    }
+}
+
+extension ImportItemsResponse: CBORReadable {
+    package init(cbor reader: inout CBORReader) throws(CBORMessageError) {
+        var created: Int?
+        var firstId: Int64?
+        var lastId: Int64?
+        var revision: Int64?
+        var map = try reader.beginMap()
+        while let key = try reader.nextKey(&map) {
+            switch key.count {
+            case 6 where reader.key(key, is: "lastId"):
+                try map.see(2, "lastId")
+                do {
+                    lastId = try reader.readNull() ? nil : reader.readInt64()
+                } catch {
+                    throw error.within("lastId")
+                }
+            case 7 where reader.key(key, is: "created"):
+                try map.see(0, "created")
+                do {
+                    created = try reader.readInt()
+                } catch {
+                    throw error.within("created")
+                }
+            case 7 where reader.key(key, is: "firstId"):
+                try map.see(1, "firstId")
+                do {
+                    firstId = try reader.readNull() ? nil : reader.readInt64()
+                } catch {
+                    throw error.within("firstId")
+                }
+            case 8 where reader.key(key, is: "revision"):
+                try map.see(3, "revision")
+                do {
+                    revision = try reader.readInt64()
+                } catch {
+                    throw error.within("revision")
+                }
+            default:
+                try reader.skipValue(of: key, in: &map)
+            }
+        }
+        guard let created else { throw CBORMessageError(.missing).within("created") }
+        guard let revision else { throw CBORMessageError(.missing).within("revision") }
+        self.init(created: created, firstId: firstId, lastId: lastId, revision: revision)
+    }
+}
+
+extension ImportItemsResponse: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        JSONSchema.object(
+            properties: [
+                "created": JSONSchema.integer(minimum: 0),
+                "firstId": JSONSchema.integer,
+                "lastId": JSONSchema.integer,
+                "revision": JSONSchema.integer(minimum: 1),
+            ],
+            required: ["created", "revision"]
         )
     }
 }

@@ -35,10 +35,13 @@ public struct Item: Codable, Sendable, Hashable, Identifiable {
     public var categoryId: Int64?
     public var createdAt: Date
     public var updatedAt: Date
+    /// The catalog revision of the item's last change.
+    public var revision: Int64
 
     public init(
         id: Int64, title: String, summary: String? = nil, level: String? = nil, duration: String? = nil,
-        price: Money? = nil, imageURL: String? = nil, categoryId: Int64? = nil, createdAt: Date, updatedAt: Date
+        price: Money? = nil, imageURL: String? = nil, categoryId: Int64? = nil, createdAt: Date, updatedAt: Date,
+        revision: Int64 = 1
     ) {
         self.id = id
         self.title = title
@@ -50,6 +53,7 @@ public struct Item: Codable, Sendable, Hashable, Identifiable {
         self.categoryId = categoryId
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.revision = revision
     }
 }
 
@@ -212,6 +216,8 @@ extension Item: JSONWritable {
         writer.value(createdAt)
         writer.key("updatedAt")
         writer.value(updatedAt)
+        writer.key("revision")
+        writer.value(revision)
         writer.endObject()
     }
 }
@@ -228,6 +234,7 @@ extension Item: JSONReadable {
         var categoryId: Int64?
         var createdAt: Date?
         var updatedAt: Date?
+        var revision: Int64?
         let read = reader.readObject { reader, key in
             switch key {
             case "id" where id == nil:
@@ -260,21 +267,24 @@ extension Item: JSONReadable {
             case "updatedAt" where updatedAt == nil:
                 updatedAt = reader.date()
                 return updatedAt != nil
+            case "revision" where revision == nil:
+                revision = reader.int64()
+                return revision != nil
             default:
                 return false
             }
         }
-        guard read, let id, let title, let createdAt, let updatedAt else { return nil }
+        guard read, let id, let title, let createdAt, let updatedAt, let revision else { return nil }
         self.init(
             id: id, title: title, summary: summary, level: level, duration: duration, price: price, imageURL: imageURL,
-            categoryId: categoryId, createdAt: createdAt, updatedAt: updatedAt
+            categoryId: categoryId, createdAt: createdAt, updatedAt: updatedAt, revision: revision
         )
     }
 }
 
 extension Item: CBORWritable {
     package func writeCBOR(to writer: inout CBORWriter) {
-        var count = 4
+        var count = 5
         if summary != nil { count += 1 }
         if level != nil { count += 1 }
         if duration != nil { count += 1 }
@@ -306,6 +316,8 @@ extension Item: CBORWritable {
             writer.writeKey("imageURL")
             writer.writeText(imageURL)
         }
+        writer.writeKey("revision")
+        writer.writeInteger(revision)
         writer.writeKey("createdAt")
         writer.writeDate(createdAt)
         writer.writeKey("updatedAt")
@@ -329,6 +341,7 @@ extension Item: CBORReadable {
         var categoryId: Int64?
         var createdAt: Date?
         var updatedAt: Date?
+        var revision: Int64?
         var map = try reader.beginMap()
         while let key = try reader.nextKey(&map) {
             switch key.count {
@@ -381,6 +394,13 @@ extension Item: CBORReadable {
                 } catch {
                     throw error.within("imageURL")
                 }
+            case 8 where reader.key(key, is: "revision"):
+                try map.see(10, "revision")
+                do {
+                    revision = try reader.readInt64()
+                } catch {
+                    throw error.within("revision")
+                }
             case 9 where reader.key(key, is: "createdAt"):
                 try map.see(8, "createdAt")
                 do {
@@ -410,9 +430,10 @@ extension Item: CBORReadable {
         guard let title else { throw CBORMessageError(.missing).within("title") }
         guard let createdAt else { throw CBORMessageError(.missing).within("createdAt") }
         guard let updatedAt else { throw CBORMessageError(.missing).within("updatedAt") }
+        guard let revision else { throw CBORMessageError(.missing).within("revision") }
         self.init(
             id: id, title: title, summary: summary, level: level, duration: duration, price: price, imageURL: imageURL,
-            categoryId: categoryId, createdAt: createdAt, updatedAt: updatedAt
+            categoryId: categoryId, createdAt: createdAt, updatedAt: updatedAt, revision: revision
         )
     }
 }
@@ -431,8 +452,9 @@ extension Item: JSONSchemaDescribable {
                 "categoryId": JSONSchema.integer,
                 "createdAt": JSONSchema.dateTime,
                 "updatedAt": JSONSchema.dateTime,
+                "revision": JSONSchema.integer(minimum: 1),
             ],
-            required: ["id", "title", "createdAt", "updatedAt"]
+            required: ["id", "title", "createdAt", "updatedAt", "revision"]
         )
     }
 }

@@ -29,6 +29,7 @@ class RecordingStore: CatalogStore, @unchecked Sendable {
         case createItem(ItemDraft)
         case updateItem(id: Int64, ItemChanges)
         case deleteItem(id: Int64)
+        case importItems([ItemDraft])
     }
 
     static let date = Date(timeIntervalSince1970: 1_769_162_400)
@@ -134,6 +135,11 @@ class RecordingStore: CatalogStore, @unchecked Sendable {
 
     func deleteItem(id: Int64) async throws(CatalogError) {
         record(.deleteItem(id: id))
+    }
+
+    func importItems(_ drafts: [ItemDraft]) async throws(CatalogError) -> ImportItemsResponse {
+        record(.importItems(drafts))
+        return ImportItemsResponse(created: drafts.count, firstId: drafts.isEmpty ? nil : 1, lastId: drafts.isEmpty ? nil : Int64(drafts.count), revision: 2)
     }
 }
 
