@@ -7,6 +7,7 @@
 // name picks ours: `CatalogKit.Category`, `CatalogKit.Metadata`.
 @_exported import struct CatalogAPI.AssignItemsResponse
 @_exported import struct CatalogAPI.Category
+@_exported import struct CatalogAPI.CreateItemRequest
 @_exported import struct CatalogAPI.CategoryExport
 @_exported import struct CatalogAPI.CategoryRecord
 @_exported import enum CatalogAPI.CategorySort
@@ -23,6 +24,7 @@
 @_exported import struct CatalogAPI.FilterState
 @_exported import enum CatalogAPI.ImportMode
 @_exported import struct CatalogAPI.ImportCategoriesResponse
+@_exported import struct CatalogAPI.ImportItemsResponse
 @_exported import struct CatalogAPI.Item
 @_exported import enum CatalogAPI.ItemSort
 @_exported import struct CatalogAPI.ListItemsResponse

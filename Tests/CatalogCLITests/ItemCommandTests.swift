@@ -61,4 +61,35 @@ struct ItemCommandTests {
             #expect(found == expected)
         }
     }
+
+    @Test("import reads CSV and JSON lines, answers a JSON summary when piped, and names the refused line")
+    func importFiles() async throws {
+        try await withTestServer { server in
+            let sandbox = try CLISandbox()
+            let csv = try sandbox.writeFile(
+                "items.csv",
+                "title,price,categoryId,summary\r\n\"Swift, avancé\",990.00 EUR,1,\"Deux \"\"jours\"\"\"\r\nGo,,,\r\n")
+            let imported = try await sandbox.run(["item", "import", csv, "--server", server.address])
+            #expect(imported.status == 0, "\(imported)")
+            let summary = try imported.jsonObject()
+            #expect(summary["created"] as? Int == 2)
+            let first = try #require(summary["firstId"] as? Int)
+            #expect(summary["lastId"] as? Int == first + 1)
+            let swift = try await server.client.items.get(id: Int64(first))
+            #expect(swift.title == "Swift, avancé" && swift.summary == "Deux \"jours\"" && swift.categoryId == 1)
+            #expect(swift.price == Money(amount: "990.00", currency: "EUR"))
+            #expect(swift.revision == Int64(try #require(summary["revision"] as? Int)))
+
+            let jsonl = try sandbox.writeFile("items.jsonl", #"{"title": "A"}"# + "\n\n" + #"{"title": "B", "categoryId": 99}"# + "\n")
+            let refused = try await sandbox.run(["item", "import", jsonl, "--server", server.address])
+            #expect(refused.status != 0, "\(refused)")
+            #expect(refused.stderr.contains("items.jsonl:3:"), "the line of the refused item: \(refused.stderr)")
+            #expect(refused.stderr.contains("NOT_FOUND"), "\(refused.stderr)")
+            #expect(try await server.client.items.list().totalCount == 2, "nothing of the refused file was created")
+
+            let unknownColumn = try sandbox.writeFile("bad.csv", "title,colour\nx,red\n")
+            let usage = try await sandbox.run(["item", "import", unknownColumn, "--server", server.address])
+            #expect(usage.status == 2 && usage.stderr.contains("unknown column 'colour'"), "\(usage)")
+        }
+    }
 }

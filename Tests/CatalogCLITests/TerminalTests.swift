@@ -87,4 +87,22 @@ struct TerminalTests {
             #expect(try await server.client.categories.list().count == 1504)
         }
     }
+
+    @Test("importing items shows a progress bar on standard error and the summary as a sentence")
+    func itemImportProgressBar() async throws {
+        try await withTestServer { server in
+            let sandbox = try CLISandbox()
+            let lines = (0..<3000).map { #"{"title": "Formation \#($0)", "categoryId": 1}"# }
+            let file = try sandbox.writeFile("items.jsonl", lines.joined(separator: "\n") + "\n")
+            try await withTerminal(sandbox) { terminal in
+                try await terminal.run("catalog item import \(file) --server \(server.address)")
+                let (screen, status) = try await terminal.waitForExit(timeout: .seconds(60))
+                #expect(status == 0, "\(screen)")
+                let bar = try #require(screen.split(separator: "\n").first { $0.hasPrefix("Importing  [") }, "\(screen)")
+                #expect(bar.contains("100%") && bar.hasSuffix("3000/3000 items"), "\(bar)")
+                #expect(screen.contains("Imported 3000 items (ids 1–3000) at catalog revision 2."), "\(screen)")
+            }
+            #expect(try await server.client.categories.get(id: 1).itemCount == 3000)
+        }
+    }
 }

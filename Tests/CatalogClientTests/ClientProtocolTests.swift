@@ -106,4 +106,10 @@ private final class FakeItems: ItemsClientProtocol {
     func delete(id: Int64, options: CallOptions) async throws {
         throw RPCError(.permissionDenied, "read-only fake")
     }
+
+    func `import`<Requests: AsyncSequence>(
+        _ requests: Requests, options: CallOptions
+    ) async throws -> ImportItemsResponse where Requests.Element == CreateItemRequest {
+        throw RPCError(.permissionDenied, "read-only fake")
+    }
 }

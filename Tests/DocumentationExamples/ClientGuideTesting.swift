@@ -56,4 +56,10 @@ struct FakeItems: ItemsClientProtocol {
     }
 
     func delete(id: Int64, options: CallOptions) async throws { throw RPCError(.permissionDenied, "a fake") }
+
+    func `import`<Requests: AsyncSequence>(
+        _ requests: Requests, options: CallOptions
+    ) async throws -> ImportItemsResponse where Requests.Element == CreateItemRequest {
+        throw RPCError(.permissionDenied, "a fake")
+    }
 }

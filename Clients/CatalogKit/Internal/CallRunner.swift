@@ -88,6 +88,17 @@ struct CallRunner: Sendable {
         }
     }
 
+    /// A client stream (an upload) lives as long as its data takes to send: like a server
+    /// stream, the default timeout does not bound it; its own options' does. Never retried: the
+    /// stream was read once, and the write may have happened.
+    func clientStreaming<Request, Response>(
+        _ method: ClientStreamingMethod<Request, Response>,
+        options: CallOptions,
+        requests: (RequestWriter<Request>) async throws -> Void
+    ) async throws -> Response {
+        try await rpc.clientStreaming(method, options: resolved(options, over: streamDefaults), requests: requests)
+    }
+
     func serverStreaming<Request, Response>(
         _ method: ServerStreamingMethod<Request, Response>,
         _ request: Request,

@@ -25,6 +25,10 @@ public protocol ItemsClientProtocol: Sendable {
     ) async throws -> Item
     /// See ``ItemsClient/delete(id:options:)``.
     func delete(id: Int64, options: CallOptions) async throws
+    /// See ``ItemsClient/import(_:options:)``.
+    func `import`<Requests: AsyncSequence>(
+        _ requests: Requests, options: CallOptions
+    ) async throws -> ImportItemsResponse where Requests.Element == CreateItemRequest
 }
 
 extension ItemsClientProtocol {
@@ -68,5 +72,12 @@ extension ItemsClientProtocol {
     /// The requirement with ``ItemsClient``'s defaults.
     public func delete(id: Int64, options: CallOptions = .defaults) async throws {
         try await delete(id: id, options: options)
+    }
+
+    /// The requirement with ``ItemsClient``'s defaults.
+    public func `import`<Requests: AsyncSequence>(
+        _ requests: Requests, options: CallOptions = .defaults
+    ) async throws -> ImportItemsResponse where Requests.Element == CreateItemRequest {
+        try await self.import(requests, options: options)
     }
 }

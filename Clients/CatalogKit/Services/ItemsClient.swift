@@ -10,6 +10,7 @@ import RPCCore
 /// ```
 ///
 /// Reads are retried on UNAVAILABLE (see ``RetryPolicy``); writes never are.
+/// ``import(_:options:)`` loads many items in one call.
 public struct ItemsClient: Sendable {
     private let runner: CallRunner
 
@@ -109,5 +110,36 @@ public struct ItemsClient: Sendable {
     /// - Throws: `RPCError` NOT_FOUND when there is no such item.
     public func delete(id: Int64, options: CallOptions = .defaults) async throws {
         _ = try await runner.unary(CatalogService.deleteItem, IDRequest(id: id), options: options, .write)
+    }
+
+    /// Creates the items of `requests` in one transaction, with consecutive ids in their order,
+    /// or none of them: one call of `ImportItems`, streamed as `requests` yields.
+    ///
+    /// The server checks each request as CreateItem does while it arrives, and reads no faster
+    /// than it stores, so a large import holds little memory on either side. The client's
+    /// default timeout does not bound it (an upload takes as long as its data); give one in
+    /// `options`. It is never retried.
+    ///
+    /// ```swift
+    /// let lines = try FileHandle(forReadingFrom: url).bytes.lines
+    /// let result = try await catalog.items.import(lines.map { try decoder.decode(CreateItemRequest.self, from: Data($0.utf8)) })
+    /// print("created \(result.created) items, \(result.firstId!)…\(result.lastId!)")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - requests: The items to create, at most 100 000.
+    ///   - options: Per-call settings such as a timeout or a token.
+    /// - Returns: How many items were created, their first and last ids, and the catalog
+    ///   revision they were created at.
+    /// - Throws: `RPCError`: the first refused request's error (INVALID_ARGUMENT with `field`,
+    ///   NOT_FOUND for a missing category) with its 0-based `details["index"]`, and nothing is
+    ///   created; RESOURCE_EXHAUSTED `tooManyItems` past 100 000. An error `requests` throws
+    ///   cancels the call, creates nothing, and is rethrown as it is.
+    public func `import`<Requests: AsyncSequence>(
+        _ requests: Requests, options: CallOptions = .defaults
+    ) async throws -> ImportItemsResponse where Requests.Element == CreateItemRequest {
+        try await runner.clientStreaming(CatalogService.importItems, options: options) { writer in
+            for try await request in requests { try await writer.write(request) }
+        }
     }
 }
