@@ -26,7 +26,7 @@ struct RenderingTests {
         let document = try DocumentEncoder().encode(item)
         #expect(
             document.compactJSON
-                == #"{"id":17,"title":"Prompt","price":{"amount":"990.00","currency":"EUR"},"createdAt":"2026-01-23T10:00:00Z","updatedAt":"2026-01-23T10:00:00Z"}"#
+                == #"{"id":17,"title":"Prompt","price":{"amount":"990.00","currency":"EUR"},"createdAt":"2026-01-23T10:00:00Z","updatedAt":"2026-01-23T10:00:00Z","revision":1}"#
         )
     }
 

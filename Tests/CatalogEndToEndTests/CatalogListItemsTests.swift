@@ -43,7 +43,7 @@ struct CatalogListItemsTests {
         try await withCatalogServer { server in
             try await server.createItem("Something")
             let none = try await server.call(CatalogService.listItems, ListItemsRequest(query: "nothing matches this"))
-            #expect(none == ListItemsResponse(items: [], nextPageToken: nil, totalCount: 0))
+            #expect(none == ListItemsResponse(items: [], nextPageToken: nil, totalCount: 0, revision: 2), "read at the revision of the one write")
             let json = try await server.rawCall(CatalogService.listItems.descriptor, json: #"{"query":"nothing matches this"}"#)
             #expect(json.contains(#""items":[]"#))
             let games = try await server.category(named: "Games")

@@ -57,6 +57,7 @@ struct RoleMatrixTests {
             "/catalog.v1.Catalog/CreateItem": #"{"title": "Created by the matrix"}"#,
             "/catalog.v1.Catalog/UpdateItem": #"{"id": \#(item), "title": "Renamed by the matrix"}"#,
             "/catalog.v1.Catalog/DeleteItem": #"{"id": \#(item)}"#,
+            "/catalog.v1.Catalog/ImportItems": #"{"title": "Imported by the matrix"}"#,
             "/catalog.v1.Categories/List": #"{}"#,
             "/catalog.v1.Categories/Get": #"{"id": \#(category)}"#,
             "/catalog.v1.Categories/Create": #"{"name": "Created by the matrix"}"#,

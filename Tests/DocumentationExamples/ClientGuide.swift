@@ -29,6 +29,27 @@ func clientGuideServices(catalog: CatalogClient) async throws {
     _ = (order, report, status)
 }
 
+/// Importing items.
+func clientGuideImport(catalog: CatalogClient, books: CatalogKit.Category, titles: [String]) async throws {
+    let requests = titles.map { CreateItemRequest(title: $0, categoryId: books.id) }
+    let result = try await catalog.items.import(AsyncStream { stream in
+        for request in requests { stream.yield(request) }
+        stream.finish()
+    })
+    print("created \(result.created), ids \(result.firstId ?? 0)…\(result.lastId ?? 0), revision \(result.revision)")
+}
+
+/// `ItemsClient.import(_:options:)`.
+func itemsClientImport(catalog: CatalogClient, titles: [String]) async throws {
+    let (requests, feed) = AsyncStream.makeStream(of: CreateItemRequest.self)
+    Task {
+        for title in titles { feed.yield(CreateItemRequest(title: title)) }
+        feed.finish()
+    }
+    let result = try await catalog.items.import(requests)
+    print("created \(result.created) items at revision \(result.revision)")
+}
+
 /// "Configuration".
 func clientGuideConfiguration() async throws {
     var configuration = CatalogClient.Configuration.defaults

@@ -121,9 +121,13 @@ public struct ItemsClient: Sendable {
     /// `options`. It is never retried.
     ///
     /// ```swift
-    /// let lines = try FileHandle(forReadingFrom: url).bytes.lines
-    /// let result = try await catalog.items.import(lines.map { try decoder.decode(CreateItemRequest.self, from: Data($0.utf8)) })
-    /// print("created \(result.created) items, \(result.firstId!)…\(result.lastId!)")
+    /// let (requests, feed) = AsyncStream.makeStream(of: CreateItemRequest.self)
+    /// Task {
+    ///     for title in titles { feed.yield(CreateItemRequest(title: title)) }
+    ///     feed.finish()
+    /// }
+    /// let result = try await catalog.items.import(requests)
+    /// print("created \(result.created) items at revision \(result.revision)")
     /// ```
     ///
     /// - Parameters:

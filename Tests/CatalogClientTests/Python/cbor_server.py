@@ -41,7 +41,7 @@ ITEMS = {
         "id": 17, "title": "Prompt Engineering", "summary": "Écrire des consignes claires",
         "level": "Débutant", "duration": "2 jours", "price": {"amount": "990.00", "currency": "EUR"},
         "imageURL": "https://example.com/17.png", "categoryId": 3,
-        "createdAt": "2026-01-23T10:00:00Z", "updatedAt": "2026-01-24T08:30:15Z",
+        "createdAt": "2026-01-23T10:00:00Z", "updatedAt": "2026-01-24T08:30:15Z", "revision": 7,
         "popularity": 0.75,
     },
 }
