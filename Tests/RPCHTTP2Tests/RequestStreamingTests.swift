@@ -172,4 +172,29 @@ struct RequestStreamingTests {
             #expect(try await client.unary(Echo.get, EchoRequest(text: "after")) == EchoResponse(text: "after"))
         }
     }
+
+    @Test("a bidirectional call stays open past the request body timeout while its client is quiet")
+    func quietRequestStreamOutlivesTheBodyTimeout() async throws {
+        try await withTestServer(configure: { $0.requestBodyTimeout = .milliseconds(200) }) { server in
+            let connection = try await server.connect()
+            let (requests, feed) = AsyncStream.makeStream(of: EchoRequest.self)
+            let answers = try await RPCClient(transport: connection).bidirectionalStreaming(Echo.chat, requests: { writer in
+                for await request in requests { try await writer.write(request) }
+            }) { responses in
+                var answers: [EchoResponse] = []
+                feed.yield(EchoRequest(text: "before"))
+                for try await response in responses {
+                    answers.append(response)
+                    guard answers.count == 1 else { break }
+                    // Quiet for five times the timeout, which would end a unary request still arriving.
+                    try await Task.sleep(for: .seconds(1))
+                    feed.yield(EchoRequest(text: "after"))
+                }
+                feed.finish()
+                return answers.map(\.text)
+            }
+            #expect(answers == ["before", "after"])
+            await connection.close()
+        }
+    }
 }

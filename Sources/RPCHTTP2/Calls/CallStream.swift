@@ -62,6 +62,10 @@ final class CallStream {
         return taken
     }
 
+    /// Whether the call's method takes a stream of request messages (client streaming or
+    /// bidirectional): set when it starts.
+    @exclusivity(unchecked) private(set) var takesRequestStream = false
+
     /// Whether the call started and has not finished its response: its handler may still send.
     var isActive: Bool { machine.isStarted && !machine.isFinished }
 
@@ -89,6 +93,7 @@ final class CallStream {
         _ accepted: RequestValidation.Accepted, call: ServerCall?, maxMessageSize: Int, detailNames: ErrorDetailNames, metrics: MethodMetrics
     ) {
         machine.callStarted()
+        takesRequestStream = accepted.route.descriptor.kind.clientStreaming
         self.call = call
         if call == nil { inline = InlineRequest(route: accepted.route, head: accepted.head) }
         self.metrics = metrics

@@ -67,7 +67,9 @@ extension ConnectionCalls {
         guard let transport, transport.isOpen else { return }
         var watching = false
         for stream in streams.values {
-            let requestOpen = !stream.machine.clientEnded
+            // A request stream (client streaming, bidirectional) is open as long as its client
+            // wants, once its call started; only its header block is timed.
+            let requestOpen = !stream.machine.clientEnded && !(stream.machine.isStarted && stream.takesRequestStream)
             let expiry = stream.watch.sweep(
                 requestOpen: requestOpen, responseWaiting: stream.responseWaiting,
                 requestSweeps: schedule.requestSweeps, stallSweeps: schedule.stallSweeps)

@@ -52,6 +52,8 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     public var maxBufferedBytes: Int
     /// How long a request may take to arrive in full (to its END_STREAM), whatever its
     /// `grpc-timeout`; past it the call ends with DEADLINE_EXCEEDED and its bytes are freed.
+    /// A method that takes a request stream (client streaming, bidirectional) has none once its
+    /// call started: its request ends when the client says so, as a Watch's response does.
     /// `nil`: no limit. Default 30 s.
     public var requestBodyTimeout: Duration?
     /// How long a connection may take, from accept, to send its first complete request head
