@@ -61,5 +61,7 @@ for target in ("creates", "import"):
     mine = [row for row in rows if row["target"] == target]
     medians[target] = {key: statistics.median(float(row[key]) for row in mine) for key in ("wall_s", "cpu_s", "rss_growth_mib")}
     print(f"median target={target} " + " ".join(f"{key}={value:.3f}" for key, value in medians[target].items()))
-print(f"ratio creates/import wall_s={medians[\"creates\"][\"wall_s\"] / medians[\"import\"][\"wall_s\"]:.1f}x cpu_s={medians[\"creates\"][\"cpu_s\"] / medians[\"import\"][\"cpu_s\"]:.1f}x")
+wall = medians["creates"]["wall_s"] / medians["import"]["wall_s"]
+cpu = medians["creates"]["cpu_s"] / medians["import"]["cpu_s"]
+print(f"ratio creates/import wall_s={wall:.1f}x cpu_s={cpu:.1f}x")
 '
