@@ -40,12 +40,9 @@ public struct RawCallsClient: Sendable {
         return try await runner.openStreams.open { () async throws(RPCError) in
             try await runner.rpc.interceptors.run(context) { (context) async throws(RPCError) in
                 let call = try await transport.openCall(method, options: context.options)
-                do throws(RPCError) {
-                    try await call.send(message, endOfStream: true)
-                } catch {
-                    call.cancel()
-                    throw error
-                }
+                // A send that finds the call ended (refused before its request went out) is not
+                // the call's outcome: the stream's end has it.
+                try? await call.send(message, endOfStream: true)
                 return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
             }
         }
