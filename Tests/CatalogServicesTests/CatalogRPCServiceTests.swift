@@ -130,4 +130,40 @@ struct CatalogRPCServiceTests {
     func updateItemInvalid(request: UpdateItemRequest, field: String) async throws {
         try await expectInvalidField(field) { try await service.updateItem(request) }
     }
+
+    // MARK: ImportItems
+
+    @Test("ImportItems checks every request as CreateItem does and hands the store the normalized drafts")
+    func importChecksEachRequest() async throws {
+        let requests = [CreateItemRequest(title: "  Un  ", summary: "  "), CreateItemRequest(title: "Deux", categoryId: 3)]
+        let response = try await service.importItems(AsyncStream { stream in
+            for request in requests { stream.yield(request) }
+            stream.finish()
+        })
+        #expect(response.created == 2)
+        #expect(store.calls == [.importItems([ItemDraft(title: "Un"), ItemDraft(title: "Deux", categoryID: 3)])])
+
+        let refused = try #require(await catalogError {
+            try await service.importItems(AsyncStream { stream in
+                stream.yield(CreateItemRequest(title: "fine"))
+                stream.yield(CreateItemRequest(title: "priced", price: Money(amount: "-1", currency: "EUR")))
+                stream.finish()
+            })
+        })
+        #expect(refused.code == .invalidArgument && refused.field == "price.amount")
+        #expect(refused.rpcError.detail?.details?["index"] == .integer(1))
+        #expect(store.calls.count == 1, "a refused import does not reach the store")
+    }
+
+    @Test("ImportItems past 100 000 requests is RESOURCE_EXHAUSTED tooManyItems, and the store sees nothing")
+    func importLimit() async throws {
+        let tooMany = try #require(await catalogError {
+            try await service.importItems(AsyncStream { stream in
+                for index in 0...CatalogRPCService.importLimit { stream.yield(CreateItemRequest(title: "Item \(index)")) }
+                stream.finish()
+            })
+        })
+        #expect(tooMany.code == .resourceExhausted && tooMany.reason == "tooManyItems")
+        #expect(store.calls.isEmpty)
+    }
 }
