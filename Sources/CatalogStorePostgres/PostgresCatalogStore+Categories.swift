@@ -133,14 +133,15 @@ extension PostgresCatalogStore {
                 response.deletedItems = try await transaction.changedRows("DELETE FROM item WHERE category_id = \(category.id)")
                 if response.deletedItems > 0 { _ = try await transaction.itemRevision() }
             case .unassign:
-                response.unassignedItems = try await Self.reassignItems(transaction, from: category.id, to: nil, now: now)
+                response.unassignedItems = try await Self.reassignItems(transaction, from: category.id, holding: category.itemCount, to: nil, now: now)
             case .move:
                 guard let moveTo = request.moveTo else { throw CatalogError.moveToRequired }
                 if moveTo == category.id {
                     throw CatalogError.invalidField("moveTo", "must name another category than the one deleted")
                 }
                 _ = try await Self.fetchCategory(transaction, id: moveTo)
-                response.movedItems = try await Self.reassignItems(transaction, from: category.id, to: moveTo, now: now)
+                response.movedItems = try await Self.reassignItems(
+                    transaction, from: category.id, holding: category.itemCount, to: moveTo, now: now)
             }
             try await transaction.query("DELETE FROM category WHERE id = \(category.id)")
             try await transaction.query(
@@ -210,7 +211,7 @@ extension PostgresCatalogStore {
             try await transaction.categoriesChange()
             var moved = 0
             for source in sourceCategories {
-                moved += try await Self.reassignItems(transaction, from: source.id, to: targetID, now: now)
+                moved += try await Self.reassignItems(transaction, from: source.id, holding: source.itemCount, to: targetID, now: now)
                 try await transaction.query("DELETE FROM category WHERE id = \(source.id)")
             }
             try await Self.compactPositions(transaction, now: now)
@@ -259,11 +260,11 @@ extension PostgresCatalogStore {
     public func moveItems(from: Int64, to: Int64) async throws(CatalogError) -> Int {
         try await write { transaction in
             try await transaction.lockCatalog()
-            _ = try await Self.fetchCategory(transaction, id: from)
+            let source = try await Self.fetchCategory(transaction, id: from)
             _ = try await Self.fetchCategory(transaction, id: to)
             if from == to { return 0 }
             try await transaction.categoriesChange()
-            return try await Self.reassignItems(transaction, from: from, to: to, now: Self.now())
+            return try await Self.reassignItems(transaction, from: from, holding: source.itemCount, to: to, now: Self.now())
         }
     }
 
@@ -281,13 +282,13 @@ extension PostgresCatalogStore {
             var response = ImportCategoriesResponse(created: 0, updated: 0, unchanged: 0, deleted: 0)
             try await transaction.categoriesChange()
             if mode == .replace {
-                var doomed: [Int64] = []
-                for row in try await transaction.query("SELECT id, slug FROM category WHERE NOT is_default ORDER BY id") {
-                    let (id, slug) = try row.decode((Int64, String).self)
-                    if !slugs.contains(slug) { doomed.append(id) }
+                var doomed: [(id: Int64, itemCount: Int)] = []
+                for row in try await transaction.query("SELECT id, slug, item_count FROM category WHERE NOT is_default ORDER BY id") {
+                    let (id, slug, itemCount) = try row.decode((Int64, String, Int).self)
+                    if !slugs.contains(slug) { doomed.append((id, itemCount)) }
                 }
-                for id in doomed {
-                    _ = try await Self.reassignItems(transaction, from: id, to: nil, now: now)
+                for (id, itemCount) in doomed {
+                    _ = try await Self.reassignItems(transaction, from: id, holding: itemCount, to: nil, now: now)
                     try await transaction.query("DELETE FROM category WHERE id = \(id)")
                 }
                 response.deleted = doomed.count
@@ -386,9 +387,9 @@ extension PostgresCatalogStore {
     }
 
     /// Moves every item of category `from` to `to` (`nil`: unassigned), keeping both counts; returns how many.
-    static func reassignItems(_ transaction: Transaction, from: Int64, to: Int64?, now: Int64) async throws -> Int {
-        // The count is kept exact by every write: no revision is taken when nothing moves.
-        let held = try await transaction.query("SELECT item_count FROM category WHERE id = \(from)").first?.decode(Int.self) ?? 0
+    /// `held` is the category's `item_count` read in this transaction: kept exact by every
+    /// write, it says whether anything moves, and so whether the write takes a catalog revision.
+    static func reassignItems(_ transaction: Transaction, from: Int64, holding held: Int, to: Int64?, now: Int64) async throws -> Int {
         guard held > 0 else { return 0 }
         try await transaction.itemsChange()
         let moved = try await transaction.changedRows(
