@@ -1,6 +1,7 @@
 import CatalogAPI
 import Foundation
 import RPCCore
+import TestSupport
 import Testing
 
 @Suite("Catalog: ImportItems over the wire")
@@ -87,7 +88,7 @@ struct ImportItemsTests {
             upload.cancel()
             _ = await upload.result
             // The next import takes the revision after the one before the cancelled one.
-            let next = try await server.client.clientStreaming(CatalogService.importItems, [CreateItemRequest(title: "Next")].async)
+            let next = try await server.client.clientStreaming(CatalogService.importItems, [CreateItemRequest(title: "Next")].streamed)
             #expect(next.created == 1)
             #expect(try await server.call(CatalogService.listItems, ListItemsRequest()).totalCount == 1)
         }

@@ -26,7 +26,7 @@ struct CatalogdImportTests {
 
         // Another import goes through once the vanished one is dropped (the store's writer is free).
         let requests = (0..<10).map { CreateItemRequest(title: "After \($0)") }
-        let after = try await client.clientStreaming(CatalogService.importItems, requests.async)
+        let after = try await client.clientStreaming(CatalogService.importItems, requests.streamed)
         #expect(after.created == 10)
         #expect(after.revision == before.revision + 1, "the vanished import took no revision")
         let listed = try await client.unary(CatalogService.listItems, ListItemsRequest(pageSize: 500))

@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
+import TestSupport
 import Testing
 
 /// What `stream_client.py` prints.
@@ -88,7 +89,7 @@ extension InteropTests {
         try await withTestServer { server in
             let connection = try await server.connect()
             let requests = (0..<1000).map { EchoRequest(text: $0 % 100 == 0 ? "k" : "") }
-            let overGRPC = try await RPCClient(transport: connection).clientStreaming(Echo.collect, requests.async)
+            let overGRPC = try await RPCClient(transport: connection).clientStreaming(Echo.collect, requests.streamed)
             #expect(overGRPC == EchoResponse(text: "kkkkkkkkkk", index: 1000))
             await connection.close()
 

@@ -1,6 +1,7 @@
 import RPCCore
 import RPCHTTP2
 import Synchronization
+import TestSupport
 import Testing
 
 /// Where a test's calls go: our HTTP/2 client to a server over loopback, or the in-process
@@ -47,7 +48,7 @@ struct RequestStreamingTests {
         try await frontEnd.withClient { client, _ in
             let response = try await client.clientStreaming(Echo.collect) { _ in }
             #expect(response == EchoResponse(text: "", index: 0))
-            let fromSequence = try await client.clientStreaming(Echo.collect, [EchoRequest(text: "a"), EchoRequest(text: "b")].async)
+            let fromSequence = try await client.clientStreaming(Echo.collect, [EchoRequest(text: "a"), EchoRequest(text: "b")].streamed)
             #expect(fromSequence == EchoResponse(text: "ab", index: 2))
         }
     }

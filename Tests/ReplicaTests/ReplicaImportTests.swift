@@ -25,10 +25,7 @@ struct ReplicaImportTests {
                     if page.totalCount == requests.count { return }
                 }
             }
-            let result = try await writer.items.import(AsyncStream { stream in
-                for request in requests { stream.yield(request) }
-                stream.finish()
-            })
+            let result = try await writer.items.import(requests.streamed)
             #expect(result.created == 5_000)
             #expect(result.revision == before + 1)
             try await eventually("replica 1 sees the import") { try await reader.items.list(pageSize: 1).totalCount == 5_000 }
