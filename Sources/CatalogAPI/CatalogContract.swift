@@ -18,27 +18,25 @@ public enum CatalogContract {
         public init<Request: JSONSchemaDescribable, Response: JSONSchemaDescribable>(
             _ method: UnaryMethod<Request, Response>, role: MethodRole
         ) {
-            self.descriptor = method.descriptor
-            self.role = role
-            self.requestSchema = Request.jsonSchema
-            self.responseSchema = Response.jsonSchema
-            self.requestType = Request.self
+            self.init(method.descriptor, Request.self, Response.self, role: role)
         }
 
         public init<Request: JSONSchemaDescribable, Response: JSONSchemaDescribable>(
             _ method: ServerStreamingMethod<Request, Response>, role: MethodRole
         ) {
-            self.descriptor = method.descriptor
-            self.role = role
-            self.requestSchema = Request.jsonSchema
-            self.responseSchema = Response.jsonSchema
-            self.requestType = Request.self
+            self.init(method.descriptor, Request.self, Response.self, role: role)
         }
 
         public init<Request: JSONSchemaDescribable, Response: JSONSchemaDescribable>(
             _ method: ClientStreamingMethod<Request, Response>, role: MethodRole
         ) {
-            self.descriptor = method.descriptor
+            self.init(method.descriptor, Request.self, Response.self, role: role)
+        }
+
+        private init<Request: JSONSchemaDescribable & Codable & Sendable, Response: JSONSchemaDescribable>(
+            _ descriptor: MethodDescriptor, _: Request.Type, _: Response.Type, role: MethodRole
+        ) {
+            self.descriptor = descriptor
             self.role = role
             self.requestSchema = Request.jsonSchema
             self.responseSchema = Response.jsonSchema

@@ -263,15 +263,7 @@ extension PostgresCatalogStore {
     }
 
     public func importItems(_ drafts: [ItemDraft]) async throws(CatalogError) -> ImportItemsResponse {
-        var priceKeys: [Int64?] = []
-        priceKeys.reserveCapacity(drafts.count)
-        for (index, draft) in drafts.enumerated() {
-            do {
-                priceKeys.append(try ItemKeys.priceKey(draft.price))
-            } catch {
-                throw error.atIndex(index)
-            }
-        }
+        let priceKeys = try ItemKeys.priceKeys(of: drafts)
         return try await write { [priceKeys] transaction in
             try await transaction.lockCatalog()
             guard !drafts.isEmpty else { return ImportItemsResponse(created: 0, revision: try await Self.catalogRevision(transaction)) }

@@ -155,15 +155,7 @@ extension SQLiteCatalogStore {
     }
 
     public func importItems(_ drafts: [ItemDraft]) async throws(CatalogError) -> ImportItemsResponse {
-        var priceKeys: [Int64?] = []
-        priceKeys.reserveCapacity(drafts.count)
-        for (index, draft) in drafts.enumerated() {
-            do {
-                priceKeys.append(try ItemKeys.priceKey(draft.price))
-            } catch {
-                throw error.atIndex(index)
-            }
-        }
+        let priceKeys = try ItemKeys.priceKeys(of: drafts)
         return try await write { [priceKeys] db in
             guard !drafts.isEmpty else {
                 return ImportItemsResponse(created: 0, revision: try CatalogRevisionBump.current(db))

@@ -259,18 +259,7 @@ struct InteropTests {
             #expect(refused?.code == .notFound)
             #expect(refused?.message == "no b")
 
-            let (requests, feed) = AsyncStream.makeStream(of: EchoRequest.self)
-            let answers = try await client.bidirectionalStreaming(Echo.chat, requests: { writer in
-                for await request in requests { try await writer.write(request) }
-            }) { responses in
-                var answers: [EchoResponse] = []
-                feed.yield(EchoRequest(text: "ping 0"))
-                for try await response in responses {
-                    answers.append(response)
-                    if answers.count < 50 { feed.yield(EchoRequest(text: "ping \(answers.count)")) } else { feed.finish() }
-                }
-                return answers
-            }
+            let answers = try await chatInLockstep(client, count: 50)
             #expect(answers == (0..<50).map { (index: Int) in EchoResponse(text: "ping \(index)", index: index) })
             await connection.close()
         }

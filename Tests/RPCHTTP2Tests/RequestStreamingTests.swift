@@ -123,19 +123,7 @@ struct RequestStreamingTests {
     @Test("a bidirectional call answers each request before the next is sent", arguments: EchoFrontEnd.allCases)
     func pingPong(frontEnd: EchoFrontEnd) async throws {
         try await frontEnd.withClient { client, _ in
-            let (requests, feed) = AsyncStream.makeStream(of: EchoRequest.self)
-            let answers = try await client.bidirectionalStreaming(Echo.chat, requests: { writer in
-                for await request in requests { try await writer.write(request) }
-            }) { responses in
-                var answers: [EchoResponse] = []
-                feed.yield(EchoRequest(text: "ping 0"))
-                for try await response in responses {
-                    answers.append(response)
-                    // The next request goes only once this answer came: full duplex, not a batch.
-                    if answers.count < 100 { feed.yield(EchoRequest(text: "ping \(answers.count)")) } else { feed.finish() }
-                }
-                return answers
-            }
+            let answers = try await chatInLockstep(client, count: 100)
             #expect(answers == (0..<100).map { (index: Int) in EchoResponse(text: "ping \(index)", index: index) })
         }
     }

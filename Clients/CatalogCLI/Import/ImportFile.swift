@@ -10,17 +10,8 @@ package enum ImportFile {
     /// - Throws: ``CLIFailure`` (usage) when the file cannot be read, is of another format,
     ///   or has a record that is not a category (naming the field at fault).
     package static func read(_ path: String) throws(CLIFailure) -> [CategoryRecord] {
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw .usage("cannot read \(path): \(error.localizedDescription)")
-            }
-        }
-        let name = path == "-" ? "standard input" : path
+        let file = try InputFile(path)
+        let (data, name) = (file.data, file.name)
         let codec = JSONCodec()
         let document: Document
         do throws(RPCError) {

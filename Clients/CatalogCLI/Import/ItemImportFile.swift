@@ -22,18 +22,9 @@ package struct ItemImportFile: Sendable {
     /// - Throws: ``CLIFailure`` (usage) when the file cannot be read or a line is not an item,
     ///   naming the line.
     package static func read(_ path: String) throws(CLIFailure) -> ItemImportFile {
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw .usage("cannot read \(path): \(error.localizedDescription)")
-            }
-        }
-        let name = path == "-" ? "standard input" : path
-        let text = String(decoding: data, as: UTF8.self)
+        let file = try InputFile(path)
+        let name = file.name
+        let text = String(decoding: file.data, as: UTF8.self)
         let first = text.first { !$0.isWhitespace }
         if path.lowercased().hasSuffix(".csv") || (first != nil && first != "{") {
             return try csv(text, name: name)

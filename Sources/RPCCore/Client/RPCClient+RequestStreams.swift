@@ -60,15 +60,7 @@ extension RPCClient {
         return try await Self.cancellingOnTaskCancel(call) { () async throws(RPCError) in
             let writer = RequestWriter<Request>(call: call, codec: codec)
             try await Self.produce(requests, into: writer, of: call, producerError: producerError)
-            guard let bytes = try await call.receive() else {
-                throw RPCError(.internalError, "the server ended a client-streaming call without a response message")
-            }
-            let response: Response = try Self.decodeResponse(from: bytes, with: codec)
-            if try await call.receive() != nil {
-                throw RPCError(.internalError, "the server sent more than one message on a client-streaming call")
-            }
-            return UnaryResponse(
-                message: response, initialMetadata: call.initialMetadata ?? [:], trailingMetadata: call.trailingMetadata ?? [:])
+            return try await Self.singleResponse(of: call, codec: codec, kind: .clientStreaming)
         }
     }
 

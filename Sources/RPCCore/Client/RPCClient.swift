@@ -54,19 +54,23 @@ public struct RPCClient: Sendable {
             let bytes = try codec.encode(request)
             // A send that finds the call ended is not the call's outcome: `receive` has it.
             try? await call.send(bytes, endOfStream: true)
-            guard let bytes = try await call.receive() else {
-                throw RPCError(.internalError, "the server ended a unary call without a response message")
-            }
-            let response: Response = try Self.decodeResponse(from: bytes, with: codec)
-            if try await call.receive() != nil {
-                throw RPCError(.internalError, "the server sent more than one message on a unary call")
-            }
-            return UnaryResponse(
-                message: response,
-                initialMetadata: call.initialMetadata ?? [:],
-                trailingMetadata: call.trailingMetadata ?? [:]
-            )
+            return try await Self.singleResponse(of: call, codec: codec, kind: .unary)
         }
+    }
+
+    /// The one response message of a call that answers one (unary, client streaming), with its
+    /// metadata; INTERNAL when the server sent none or more than one.
+    static func singleResponse<Response: Decodable & Sendable>(
+        of call: any ClientCallStream, codec: any MessageCodec, kind: StreamingKind
+    ) async throws(RPCError) -> UnaryResponse<Response> {
+        guard let bytes = try await call.receive() else {
+            throw RPCError(.internalError, "the server ended a \(kind) call without a response message")
+        }
+        let response: Response = try decodeResponse(from: bytes, with: codec)
+        if try await call.receive() != nil {
+            throw RPCError(.internalError, "the server sent more than one message on a \(kind) call")
+        }
+        return UnaryResponse(message: response, initialMetadata: call.initialMetadata ?? [:], trailingMetadata: call.trailingMetadata ?? [:])
     }
 
     /// Calls a server-streaming method; iterate the result for the responses.

@@ -342,3 +342,20 @@ final class CountingSource: ResponseSource {
         if !state.withLock({ $0.ended }) { probe.record(.cancelled(request.text)) }
     }
 }
+
+/// Calls `Echo.chat` in lockstep: each of `count` requests (`ping 0`, `ping 1`, …) is sent only
+/// once the answer to the one before arrived, so the answers prove full duplex. Returns them.
+func chatInLockstep(_ client: RPCClient, count: Int) async throws -> [EchoResponse] {
+    let (requests, feed) = AsyncStream.makeStream(of: EchoRequest.self)
+    return try await client.bidirectionalStreaming(Echo.chat, requests: { writer in
+        for await request in requests { try await writer.write(request) }
+    }) { responses in
+        var answers: [EchoResponse] = []
+        feed.yield(EchoRequest(text: "ping 0"))
+        for try await response in responses {
+            answers.append(response)
+            if answers.count < count { feed.yield(EchoRequest(text: "ping \(answers.count)")) } else { feed.finish() }
+        }
+        return answers
+    }
+}
