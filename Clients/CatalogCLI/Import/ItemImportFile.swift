@@ -24,31 +24,37 @@ package struct ItemImportFile: Sendable {
     package static func read(_ path: String) throws(CLIFailure) -> ItemImportFile {
         let file = try InputFile(path)
         let name = file.name
-        let text = String(decoding: file.data, as: UTF8.self)
-        let first = text.first { !$0.isWhitespace }
-        if path.lowercased().hasSuffix(".csv") || (first != nil && first != "{") {
-            return try csv(text, name: name)
+        let bytes = [UInt8](file.data)
+        let first = bytes.first { !Self.isBlank($0) }
+        if path.lowercased().hasSuffix(".csv") || (first != nil && first != UInt8(ascii: "{")) {
+            return try csv(String(decoding: bytes, as: UTF8.self), name: name)
         }
-        return try jsonLines(text, name: name)
+        return try jsonLines(bytes, name: name)
     }
 
-    /// One CreateItem request per line.
-    static func jsonLines(_ text: String, name: String) throws(CLIFailure) -> ItemImportFile {
+    /// One CreateItem request per line, read from the bytes as they are (a file of 100 000
+    /// lines is not made into a `String` first).
+    static func jsonLines(_ bytes: [UInt8], name: String) throws(CLIFailure) -> ItemImportFile {
         var requests: [CreateItemRequest] = []
         var lines: [Int] = []
         let codec = JSONCodec()
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
-            guard line.contains(where: { !$0.isWhitespace }) else { continue }
+            guard line.contains(where: { !Self.isBlank($0) }) else { continue }
             do throws(RPCError) {
-                requests.append(try codec.decode(CreateItemRequest.self, from: Array(line.utf8)))
+                requests.append(try codec.decode(CreateItemRequest.self, from: Array(line)))
             } catch {
                 throw .usage("\(name):\(number): not an item: \(error.message)")
             }
             lines.append(number)
         }
         return ItemImportFile(requests: requests, lines: lines, name: name)
+    }
+
+    /// Space, tab, carriage return or line feed.
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
     }
 
     /// CSV with a header row.

@@ -18,7 +18,7 @@ import RPCCore
 ///
 /// Touched only on the connection's event loop, and never re-entered while one of its
 /// properties is being changed, so its stored properties skip Swift's run-time exclusivity
-/// checks (`@exclusivity(unchecked)`), as do `ServerStream`'s: on this path every
+/// checks (`@exclusivity(unchecked)`), as do `CallStream`'s: on this path every
 /// property access would otherwise pay a thread-local lookup.
 final class ServerConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
