@@ -11,7 +11,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let configuration: HTTP2ClientConfiguration
+    let configuration: HTTP2ClientConfiguration
     /// The codec of every request's content type, which each answer's must match.
     private let requestCodec: String?
     private let authority: String
@@ -160,16 +160,12 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         scheduleFlush()
     }
 
-    func send(_ message: [UInt8], framed: Bool, endOfStream: Bool, on state: ClientStream,
-              continuation: CheckedContinuation<Void, any Error>) {
-        guard let session, !state.machine.isFinished, streams[state.id] === state else {
-            // The response already ended; its status, not this send, is the call's outcome.
-            continuation.resume(throwing: RPCError(.cancelled, "the call has ended"))
-            return
-        }
-        state.enqueue(
-            message, framed: framed, endOfStream: endOfStream, session: session, writer: continuation,
-            highWatermark: configuration.streamWriteBufferSize)
+    /// Queues a request message the caller counted as `counted` bytes (see `ClientCall`).
+    func send(_ message: [UInt8], framed: Bool, endOfStream: Bool, counted: Int, on state: ClientStream) {
+        // After the response ended the message is dropped: the call's status is its outcome,
+        // and the caller's next send throws.
+        guard let session, !state.machine.isFinished, streams[state.id] === state else { return }
+        state.enqueue(message, framed: framed, endOfStream: endOfStream, counted: counted, session: session)
         scheduleFlush()
     }
 

@@ -30,23 +30,22 @@ final class ClientStream {
 
     // MARK: Request
 
-    /// Queues a request message; `writer` goes on at once, or once the server has read enough.
-    func enqueue(
-        _ message: [UInt8], framed: Bool, endOfStream: Bool, session: NGHTTP2Session,
-        writer: CheckedContinuation<Void, any Error>, highWatermark: Int
-    ) {
+    /// Queues a request message that its caller counted as `counted` bytes (it tells the call
+    /// when its framed size differs: compressed).
+    func enqueue(_ message: [UInt8], framed: Bool, endOfStream: Bool, counted: Int, session: NGHTTP2Session) {
         if framed {
             outbound.append(message)
         } else {
-            outbound.appendMessage(message, compression: compression)
+            let size = outbound.appendMessage(message, compression: compression)
+            if size != counted { call?.requestBytesLeft(counted - size) }
         }
         machine.messageQueued(endOfStream: endOfStream)
         outbound.wake(streamID: id, session: session)
-        outbound.admit(writer, highWatermark: highWatermark)
     }
 
     func readData(into buffer: UnsafeMutableRawBufferPointer, lowWatermark: Int) -> DataRead {
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
+        if count > 0 { call?.requestBytesLeft(count) }
         if outbound.isEmpty && machine.requestEnded { return .bytes(count: count, endOfData: true, endStream: true) }
         return outbound.answer(count)
     }
@@ -120,9 +119,9 @@ final class ClientStream {
     private func release(_ error: RPCError?) {
         deadlineTimer?.cancel()
         // Let go of the call before waking its reader, who may then check that it is freed.
-        let mailbox = call?.mailbox
+        let ending = call
         call = nil
-        mailbox?.finish(error)
-        outbound.failWriter(error ?? RPCError(.cancelled, "the call ended"))
+        ending?.mailbox.finish(error)
+        ending?.sendingEnded(error ?? RPCError(.cancelled, "the call has ended"))
     }
 }

@@ -112,7 +112,8 @@ public final class HTTP2ClientConnection: ClientTransport, Sendable {
         let handler = self.handler
         do {
             return try await eventLoop.submit {
-                let call = ClientCall(connection: handler.value, eventLoop: eventLoop)
+                let call = ClientCall(
+                    connection: handler.value, eventLoop: eventLoop, highWatermark: handler.value.configuration.streamWriteBufferSize)
                 try handler.value.open(call, method: method, options: options)
                 return call
             }.get()
