@@ -43,6 +43,22 @@ struct RequestStreamingTests {
         }
     }
 
+    @Test("a gzip-compressed client stream is answered, and its writes are held back by their compressed size")
+    func compressedClientStream() async throws {
+        try await withTestServer { server in
+            let connection = try await server.connect()
+            let client = RPCClient(transport: connection)
+            // 2 000 messages of 8 KiB that gzip shrinks to a few dozen bytes each: counted at
+            // their plain size when written, at their compressed size once framed.
+            let response = try await client.clientStreaming(Echo.collect, options: CallOptions(compression: .gzip)) { writer in
+                for index in 0..<2_000 { try await writer.write(EchoRequest(text: (index % 500 == 0 ? "z" : "a") + String(repeating: "a", count: 8 * 1024))) }
+            }
+            #expect(response.index == 2_000)
+            #expect(response.text.filter { $0 == "z" }.count == 4)
+            await connection.close()
+        }
+    }
+
     @Test("a client stream of no message is answered", arguments: EchoFrontEnd.allCases)
     func emptyClientStream(frontEnd: EchoFrontEnd) async throws {
         try await frontEnd.withClient { client, _ in
