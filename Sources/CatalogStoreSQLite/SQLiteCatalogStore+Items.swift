@@ -145,7 +145,7 @@ extension SQLiteCatalogStore {
         return try await write { db in
             if let categoryID = draft.categoryID { _ = try Self.fetchCategory(db, id: categoryID) }
             let revision = try CatalogRevisionBump().revision(db)
-            let id = try Self.insertItem(db, draft, priceKey: priceKey, now: Date(), revision: revision)
+            let id = try Self.insertItem(db, draft, priceKey: priceKey, now: Date().databaseValue, revision: revision)
             if let categoryID = draft.categoryID {
                 try db.execute(
                     sql: "UPDATE category SET itemCount = itemCount + 1 WHERE id = ?", arguments: [categoryID])
@@ -170,7 +170,8 @@ extension SQLiteCatalogStore {
                 added[categoryID, default: 0] += 1
             }
             let revision = try CatalogRevisionBump().revision(db)
-            let now = Date()
+            // Formatted once: GRDB formats a `Date` with ICU each time it binds one.
+            let now = Date().databaseValue
             let insert = try db.cachedStatement(sql: Self.insertItemSQL)
             var firstID: Int64?
             var lastID: Int64 = 0
@@ -192,7 +193,7 @@ extension SQLiteCatalogStore {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    private static func insertArguments(_ draft: ItemDraft, priceKey: Int64?, now: Date, revision: Int64) -> StatementArguments {
+    private static func insertArguments(_ draft: ItemDraft, priceKey: Int64?, now: DatabaseValue, revision: Int64) -> StatementArguments {
         [
             draft.title, draft.summary, draft.level, draft.duration, draft.price?.amount, draft.price?.currency,
             priceKey, draft.imageURL, draft.categoryID, Folding.folded(draft.title),
@@ -201,7 +202,7 @@ extension SQLiteCatalogStore {
     }
 
     /// Inserts one item; returns its id.
-    private static func insertItem(_ db: Database, _ draft: ItemDraft, priceKey: Int64?, now: Date, revision: Int64) throws -> Int64 {
+    private static func insertItem(_ db: Database, _ draft: ItemDraft, priceKey: Int64?, now: DatabaseValue, revision: Int64) throws -> Int64 {
         try db.execute(sql: insertItemSQL, arguments: insertArguments(draft, priceKey: priceKey, now: now, revision: revision))
         return db.lastInsertedRowID
     }

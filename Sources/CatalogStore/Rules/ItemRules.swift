@@ -93,7 +93,7 @@ public enum ItemRules {
         guard raw.utf8.count <= imageURLLimit.bytes else {
             throw .invalidField(field, "must be at most \(imageURLLimit.bytes) bytes of UTF-8, not \(raw.utf8.count)")
         }
-        guard !raw.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }),
+        guard !raw.unicodeScalars.contains(where: { $0.properties.isWhitespace || TextRules.isControl($0) }),
             let url = URL(string: raw),
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty

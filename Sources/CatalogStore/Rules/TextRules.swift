@@ -62,7 +62,13 @@ public enum TextRules {
 
     /// Whether `text` holds a scalar of general category `Cc`, other than those in `allowing`.
     static func containsControlCharacter(_ text: some StringProtocol, allowing allowed: Set<Unicode.Scalar> = []) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control && !allowed.contains($0) }
+        text.unicodeScalars.contains { isControl($0) && !allowed.contains($0) }
+    }
+
+    /// Whether `scalar` is of Unicode's general category Cc (control), which is exactly
+    /// U+0000–U+001F and U+007F–U+009F: compared, not looked up in the property tables.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// `raw` for an error message: at most its first 32 scalars, then `…`.
