@@ -101,14 +101,16 @@ extension SQLiteCatalogStore {
                 response.deletedItems = db.changesCount
                 if response.deletedItems > 0 { _ = try bump.revision(db) }
             case .unassign:
-                response.unassignedItems = try Self.reassignItems(db, from: category.id, to: nil, now: now, bump: bump)
+                response.unassignedItems = try Self.reassignItems(
+                    db, from: category.id, holding: category.itemCount, to: nil, now: now, bump: bump)
             case .move:
                 guard let moveTo = request.moveTo else { throw CatalogError.moveToRequired }
                 if moveTo == category.id {
                     throw CatalogError.invalidField("moveTo", "must name another category than the one deleted")
                 }
                 _ = try Self.fetchCategory(db, id: moveTo)
-                response.movedItems = try Self.reassignItems(db, from: category.id, to: moveTo, now: now, bump: bump)
+                response.movedItems = try Self.reassignItems(
+                    db, from: category.id, holding: category.itemCount, to: moveTo, now: now, bump: bump)
             }
             try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [category.id])
             try db.execute(
@@ -177,7 +179,7 @@ extension SQLiteCatalogStore {
             var moved = 0
             let bump = CatalogRevisionBump()
             for source in sourceCategories {
-                moved += try Self.reassignItems(db, from: source.id, to: targetID, now: now, bump: bump)
+                moved += try Self.reassignItems(db, from: source.id, holding: source.itemCount, to: targetID, now: now, bump: bump)
                 try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [source.id])
             }
             try Self.compactPositions(db, now: now)
@@ -213,10 +215,10 @@ extension SQLiteCatalogStore {
 
     public func moveItems(from: Int64, to: Int64) async throws(CatalogError) -> Int {
         try await write { db in
-            _ = try Self.fetchCategory(db, id: from)
+            let source = try Self.fetchCategory(db, id: from)
             _ = try Self.fetchCategory(db, id: to)
             if from == to { return 0 }
-            return try Self.reassignItems(db, from: from, to: to, now: Date(), bump: CatalogRevisionBump())
+            return try Self.reassignItems(db, from: from, holding: source.itemCount, to: to, now: Date(), bump: CatalogRevisionBump())
         }
     }
 
@@ -232,12 +234,12 @@ extension SQLiteCatalogStore {
             let now = Date()
             var response = ImportCategoriesResponse(created: 0, updated: 0, unchanged: 0, deleted: 0)
             if mode == .replace {
-                let doomed = try Row.fetchAll(db, sql: "SELECT id, slug FROM category WHERE isDefault = 0")
+                let doomed = try Row.fetchAll(db, sql: "SELECT id, slug, itemCount FROM category WHERE isDefault = 0")
                     .filter { !slugs.contains($0["slug"]) }
-                    .map { $0["id"] as Int64 }
+                    .map { (id: $0["id"] as Int64, itemCount: $0["itemCount"] as Int) }
                 let bump = CatalogRevisionBump()
-                for id in doomed {
-                    _ = try Self.reassignItems(db, from: id, to: nil, now: now, bump: bump)
+                for (id, itemCount) in doomed {
+                    _ = try Self.reassignItems(db, from: id, holding: itemCount, to: nil, now: now, bump: bump)
                     try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [id])
                 }
                 response.deleted = doomed.count
@@ -334,9 +336,12 @@ extension SQLiteCatalogStore {
     }
 
     /// Moves every item of category `from` to `to` (`nil`: unassigned), keeping both counts; returns how many.
-    static func reassignItems(_ db: Database, from: Int64, to: Int64?, now: Date, bump: CatalogRevisionBump) throws -> Int {
-        // The count is kept exact by every write: no revision is taken when nothing moves.
-        guard try Int.fetchOne(db, sql: "SELECT itemCount FROM category WHERE id = ?", arguments: [from]) ?? 0 > 0 else { return 0 }
+    /// `held` is the category's `itemCount` read in this transaction: kept exact by every write,
+    /// it says whether anything moves, and so whether the write takes a catalog revision.
+    static func reassignItems(
+        _ db: Database, from: Int64, holding held: Int, to: Int64?, now: Date, bump: CatalogRevisionBump
+    ) throws -> Int {
+        guard held > 0 else { return 0 }
         try db.execute(
             sql: "UPDATE item SET categoryId = ?, updatedAt = ?, revision = ? WHERE categoryId = ?",
             arguments: [to, now, try bump.revision(db), from])

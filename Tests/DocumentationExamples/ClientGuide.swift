@@ -41,10 +41,9 @@ func clientGuideImport(catalog: CatalogClient, books: CatalogKit.Category, title
 
 /// `ItemsClient.import(_:options:)`.
 func itemsClientImport(catalog: CatalogClient, titles: [String]) async throws {
-    let (requests, feed) = AsyncStream.makeStream(of: CreateItemRequest.self)
-    Task {
-        for title in titles { feed.yield(CreateItemRequest(title: title)) }
-        feed.finish()
+    let requests = AsyncStream { stream in
+        for title in titles { stream.yield(CreateItemRequest(title: title)) }
+        stream.finish()
     }
     let result = try await catalog.items.import(requests)
     print("created \(result.created) items at revision \(result.revision)")

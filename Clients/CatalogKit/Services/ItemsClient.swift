@@ -121,10 +121,9 @@ public struct ItemsClient: Sendable {
     /// `options`. It is never retried.
     ///
     /// ```swift
-    /// let (requests, feed) = AsyncStream.makeStream(of: CreateItemRequest.self)
-    /// Task {
-    ///     for title in titles { feed.yield(CreateItemRequest(title: title)) }
-    ///     feed.finish()
+    /// let requests = AsyncStream { stream in
+    ///     for title in titles { stream.yield(CreateItemRequest(title: title)) }
+    ///     stream.finish()
     /// }
     /// let result = try await catalog.items.import(requests)
     /// print("created \(result.created) items at revision \(result.revision)")

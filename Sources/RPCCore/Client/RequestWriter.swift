@@ -5,15 +5,15 @@ import Synchronization
 /// `write` suspends while the server is not reading, so a producer that writes faster than
 /// the server stores is held back. It throws once the call has ended (the server answered, or
 /// the call failed); the call's outcome is then what the call returns or throws.
-public struct RequestWriter<Request: Encodable & Sendable>: Sendable {
+public final class RequestWriter<Request: Encodable & Sendable>: Sendable {
     private let call: any ClientCallStream
     private let codec: any MessageCodec
-    private let ended: CallEnded
+    /// Set once a write found the call ended.
+    private let ended = Atomic(false)
 
     init(call: any ClientCallStream, codec: any MessageCodec) {
         self.call = call
         self.codec = codec
-        self.ended = CallEnded()
     }
 
     /// Sends one request message.
@@ -22,18 +22,11 @@ public struct RequestWriter<Request: Encodable & Sendable>: Sendable {
         do {
             try await call.send(bytes, endOfStream: false)
         } catch {
-            ended.set()
+            ended.store(true, ordering: .relaxed)
             throw error
         }
     }
 
     /// Whether a write found the call ended: the producer's error is then not the call's outcome.
-    var foundCallEnded: Bool { ended.value }
-}
-
-/// Set once a write finds its call ended.
-private final class CallEnded: Sendable {
-    private let flag = Mutex(false)
-    var value: Bool { flag.withLock { $0 } }
-    func set() { flag.withLock { $0 = true } }
+    var foundCallEnded: Bool { ended.load(ordering: .relaxed) }
 }

@@ -81,6 +81,15 @@ extension ConnectionCalls {
         }
     }
 
+    /// The route at `path`, looked up once for the request: the validation that follows finds it
+    /// as the connection's recent route.
+    func route(at path: String) -> Route? {
+        if let recentRoute, recentRoute.path == path { return recentRoute.route }
+        guard let route = router.route(for: path) else { return nil }
+        recentRoute = (path, route)
+        return route
+    }
+
     /// Answers a call to `path` that does not start with `rejected`, trailers-only.
     func answer(_ stream: CallStream, _ rejected: RequestValidation.Rejected, path: String?) {
         guard let transport else { return }

@@ -222,7 +222,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             calls.answer(stream, RequestValidation.Rejected(httpStatus: 415, contentType: nil, trailers: trailers), path: headers.path)
             return
         }
-        if let path = headers.path, let route = calls.router.route(for: path), route.descriptor.kind == .bidirectional {
+        if let path = headers.path, let route = calls.route(at: path), route.descriptor.kind == .bidirectional {
             // Full duplex needs HTTP/2 (contract §1.1, as in connect-go).
             exchange.closeAfterResponse()
             let trailers = ResponseTrailers(
