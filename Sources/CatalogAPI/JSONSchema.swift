@@ -75,6 +75,9 @@ public enum JSONSchema {
         return .object(schema)
     }
 
+    /// Any JSON object.
+    public static let anyObject: JSONValue = .object(["type": "object"])
+
     /// `schema` or `null` (a `FieldUpdate`: `null` clears the value).
     public static func nullable(_ schema: JSONValue) -> JSONValue {
         .object(["anyOf": .array([schema, .object(["type": "null"])])])

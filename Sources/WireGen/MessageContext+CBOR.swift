@@ -29,6 +29,7 @@ extension MessageContext {
         case .bool: writer.line("writer.writeBool(\(value))")
         case .double: writer.line("writer.writeDouble(\(value))")
         case .date: writer.line("writer.writeDate(\(value))")
+        case .jsonObject: writer.line("writer.writeJSONObject(\(value))")
         case .text: writer.line("writer.writeText(\(value).rawValue)")
         case .message: writer.line("\(value).writeCBOR(to: &writer)")
         case .array(let element):
@@ -96,6 +97,7 @@ extension MessageContext {
         case .bool: "reader.readBool()"
         case .double: "reader.readDouble()"
         case .date: "reader.readDate()"
+        case .jsonObject: "reader.readJSONObject()"
         case .message(let name): "\(name)(cbor: &reader)"
         case .text(let name, let make): "reader.readEnum(\(name).self) { \(make) }"
         case .array(let element):

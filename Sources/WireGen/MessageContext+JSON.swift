@@ -16,6 +16,7 @@ extension MessageContext {
     private func writeValue(_ value: String, _ shape: Shape, depth: Int, _ writer: inout SourceWriter) {
         switch shape {
         case .string, .int, .int64, .bool, .double, .date: writer.line("writer.value(\(value))")
+        case .jsonObject: writer.line("writer.value(object: \(value))")
         case .text: writer.line("writer.value(\(value).rawValue)")
         case .message: writer.line("\(value).writeJSON(to: &writer)")
         case .array(let element):
@@ -67,6 +68,7 @@ extension MessageContext {
         case .bool: "reader.bool()"
         case .double: "reader.double()"
         case .date: "reader.date()"
+        case .jsonObject: "reader.jsonObject()"
         case .message(let name): "\(name)(json: &reader)"
         case .text(_, let make): "reader.string().flatMap { \(make) }"
         case .array(let element): "reader.array { reader in \(readExpression(element)) }"

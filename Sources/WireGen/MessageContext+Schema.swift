@@ -24,6 +24,7 @@ extension MessageContext {
         case .double: return "JSONSchema.number" + bounds(field, always: true)
         case .bool: return "JSONSchema.boolean"
         case .date: return "JSONSchema.dateTime"
+        case .jsonObject: return "JSONSchema.anyObject"
         case .named(let name): return "\(name).jsonSchema"
         case .array(let element): return "JSONSchema.array(of: \(schema(element, field)))"
         case .update(let value): return "JSONSchema.nullable(\(schema(value, field)))"

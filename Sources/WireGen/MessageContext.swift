@@ -10,7 +10,7 @@ struct MessageContext {
 
     /// How a value of a field type is treated, its name resolved.
     indirect enum Shape {
-        case string, int, int64, bool, double, date
+        case string, int, int64, bool, double, date, jsonObject
         case message(String)
         /// A string-valued type: `make` turns wire text into a value, `nil` refused.
         case text(String, make: String)
@@ -26,6 +26,7 @@ struct MessageContext {
         case .bool: .bool
         case .double: .double
         case .date: .date
+        case .jsonObject: .jsonObject
         case .array(let element): .array(shape(element, knownOnly: knownOnly))
         case .update(let value): shape(value, knownOnly: knownOnly)
         case .named(let name):

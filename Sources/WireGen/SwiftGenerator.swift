@@ -215,6 +215,7 @@ func swiftType(_ type: FieldType) -> String {
     case .bool: "Bool"
     case .double: "Double"
     case .date: "Date"
+    case .jsonObject: "[String: JSONValue]"
     case .named(let name): name
     case .array(let element): "[\(swiftType(element))]"
     case .update(let value): "FieldUpdate<\(swiftType(value))>"

@@ -201,6 +201,7 @@ package struct WireParser {
         case "Bool": return .bool
         case "Double": return .double
         case "Date": return .date
+        case "JSONObject": return .jsonObject
         default:
             if text.hasPrefix("["), text.hasSuffix("]") { return fieldType(String(text.dropFirst().dropLast())).map(FieldType.array) }
             if text.hasPrefix("FieldUpdate<"), text.hasSuffix(">") {

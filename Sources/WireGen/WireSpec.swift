@@ -71,6 +71,8 @@ package struct Field: Sendable {
 
 package indirect enum FieldType: Sendable, Equatable {
     case string, int, int64, bool, double, date
+    /// `JSONObject`: any JSON object (`[String: JSONValue]`), for free-form details.
+    case jsonObject
     /// A message or an enum of the spec, or an extern string type, as written.
     case named(String)
     case array(FieldType)

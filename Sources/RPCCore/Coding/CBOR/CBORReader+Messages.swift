@@ -188,6 +188,17 @@ extension CBORReader {
         }
     }
 
+    /// A map read as a free-form JSON object (keys that are not text in diagnostic notation).
+    package mutating func readJSONObject() throws(CBORMessageError) -> [String: JSONValue] {
+        let start = offset
+        let value = try orMalformed { () throws(CBORError) in try readValue(depth: depth) }
+        guard case .object(let object) = JSONCBORBridge.json(value) else {
+            offset = start
+            throw try mismatch(expected: "an object")
+        }
+        return object
+    }
+
     package mutating func readBool() throws(CBORMessageError) -> Bool {
         let start = offset
         if offset < bytes.count, bytes[offset] | 1 == 0xF5 {

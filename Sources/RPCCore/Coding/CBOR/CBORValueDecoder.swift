@@ -122,7 +122,8 @@ struct CBORValueDecoder: Decoder {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let value = try value(key)
-            if value == .null || value == .undefined {
+            // `null` is a value of free-form JSON, and absent from every other type.
+            if value == .null || value == .undefined, !(type is JSONValue.Type) {
                 throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key], debugDescription: "null"))
             }
             return try CBORValueDecoder.decodeScalar(type, value, codingPath: codingPath + [key])

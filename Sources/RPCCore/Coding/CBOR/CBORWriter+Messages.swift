@@ -10,6 +10,11 @@ extension CBORWriter {
         output.append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
 
+    /// A free-form JSON object as a CBOR map, deterministically.
+    package mutating func writeJSONObject(_ object: [String: JSONValue]) {
+        write(JSONCBORBridge.cbor(.object(object)))
+    }
+
     /// `date` as RFC 3339 text, as the JSON codec writes it.
     package mutating func writeDate(_ date: Date) {
         RFC3339.withUTF8(of: date) { utf8 in

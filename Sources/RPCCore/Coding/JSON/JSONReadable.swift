@@ -35,6 +35,31 @@ package struct JSONReader: ~Copyable {
         return true
     }
 
+    /// A free-form object of the plain form: strings without escapes, integers in their
+    /// shortest form, booleans, `null`, arrays and objects with distinct keys. Anything else
+    /// (a fraction, an exponent, an escape) is left to `Decodable`.
+    package mutating func jsonObject() -> [String: JSONValue]? {
+        var members: [String: JSONValue] = [:]
+        let read = readObject { reader, key in
+            guard members[key] == nil, let value = reader.jsonValue() else { return false }
+            members[key] = value
+            return true
+        }
+        return read ? members : nil
+    }
+
+    private mutating func jsonValue() -> JSONValue? {
+        skipWhitespace()
+        switch peek {
+        case UInt8(ascii: "{"): return jsonObject().map(JSONValue.object)
+        case UInt8(ascii: "["): return array { $0.jsonValue() }.map(JSONValue.array)
+        case UInt8(ascii: "\""): return string().map(JSONValue.string)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return bool().map(JSONValue.bool)
+        case UInt8(ascii: "n"): return null() ? .null : nil
+        default: return int64().map(JSONValue.integer)
+        }
+    }
+
     /// Reads an array, each element with `element`; `nil` when one of them gives up.
     package mutating func array<Element>(_ element: (inout JSONReader) -> Element?) -> [Element]? {
         guard consume(UInt8(ascii: "[")) else { return nil }

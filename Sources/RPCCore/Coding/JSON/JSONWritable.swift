@@ -79,6 +79,34 @@ package struct JSONWriter: ~Copyable {
         output.append("null")
     }
 
+    /// A free-form object, its members in key order: JSON's values as `JSONValue` encodes them.
+    package mutating func value(object: [String: JSONValue]) {
+        beginObject()
+        for key in object.keys.sorted() {
+            separate()
+            output.appendString(key)
+            output.append(UInt8(ascii: ":"))
+            value(json: object[key]!)
+        }
+        endObject()
+    }
+
+    private mutating func value(json: JSONValue) {
+        switch json {
+        case .null: null()
+        case .bool(let flag): value(flag)
+        case .integer(let integer): value(integer)
+        case .number(let number):
+            if number.rounded() == number, let integer = Int64(exactly: number) { value(integer) } else { value(number) }
+        case .string(let text): value(text)
+        case .array(let items):
+            beginArray()
+            for item in items { value(json: item) }
+            endArray()
+        case .object(let members): value(object: members)
+        }
+    }
+
     /// A comma unless this is the first member or element, or a value after its key.
     private mutating func separate() {
         guard let last = output.last, last != UInt8(ascii: "{"), last != UInt8(ascii: "["), last != UInt8(ascii: ":")
