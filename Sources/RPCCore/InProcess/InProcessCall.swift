@@ -200,7 +200,18 @@ final class InProcessCall: Sendable {
             }
             sender?.resume()
             if let next { return try next.get() }
-            await suspend(unless: { !$0.requests.isEmpty || $0.requestEnded || $0.trailers != nil }, park: { $0.requestReader = $1 })
+            if Task.isCancelled { throw RPCError(.cancelled, "the reading task was cancelled") }
+            await withTaskCancellationHandler {
+                await suspend(
+                    unless: { !$0.requests.isEmpty || $0.requestEnded || $0.trailers != nil || Task.isCancelled },
+                    park: { $0.requestReader = $1 })
+            } onCancel: {
+                let reader = state.withLock { state in
+                    defer { state.requestReader = nil }
+                    return state.requestReader
+                }
+                reader?.resume()
+            }
         }
     }
 

@@ -18,8 +18,9 @@ public struct RequestStream<Request: Decodable & Sendable>: AsyncSequence, Senda
 
     public func makeAsyncIterator() -> Iterator { Iterator(stream: stream, decoder: decoder) }
 
-    /// Reads the requests one by one.
-    public struct Iterator: AsyncIteratorProtocol {
+    /// Reads the requests one by one. It may move to another task (a handler that reads the
+    /// first message, then the rest in a child task); one task at a time reads.
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         let stream: any ServerCallStream
         let decoder: MessageDecoder<Request>
 

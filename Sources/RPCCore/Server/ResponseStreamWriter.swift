@@ -9,4 +9,9 @@ public struct ResponseStreamWriter<Response: Encodable & Sendable>: Sendable {
         let bytes = try stream.head.contentType.codec.encode(message)
         try await stream.send(bytes, initialMetadata: context.initialMetadata)
     }
+
+    /// Sends one message encoded already with the call's codec (`context.contentType.codec`).
+    package func write(encoded bytes: [UInt8]) async throws(RPCError) {
+        try await stream.send(bytes, initialMetadata: context.initialMetadata)
+    }
 }

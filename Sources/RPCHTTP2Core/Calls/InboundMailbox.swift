@@ -54,24 +54,37 @@ package final class InboundMailbox: Sendable {
         waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
     }
 
-    /// The next message, `nil` at a clean end; throws the error the stream failed with.
+    /// The next message, `nil` at a clean end; throws the error the stream failed with, or
+    /// CANCELLED when the reading task is cancelled while it waits.
     package func receive() async throws(RPCError) -> [UInt8]? {
-        let result = await withCheckedContinuation { continuation in
-            let (ready, drained) = state.withLock { state -> (Result<[UInt8]?, RPCError>?, Bool) in
-                if let message = state.messages.popFirst() {
-                    let drained = state.notifyWhenDrained && state.messages.count <= 1
-                    if drained { state.notifyWhenDrained = false }
-                    return (.success(message), drained)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let (ready, drained) = state.withLock { state -> (Result<[UInt8]?, RPCError>?, Bool) in
+                    if let message = state.messages.popFirst() {
+                        let drained = state.notifyWhenDrained && state.messages.count <= 1
+                        if drained { state.notifyWhenDrained = false }
+                        return (.success(message), drained)
+                    }
+                    if let end = state.end {
+                        return (end.map { .failure($0) } ?? .success(nil), false)
+                    }
+                    // Checked under the lock: a cancellation after it finds the waiter.
+                    if Task.isCancelled { return (.failure(Self.cancelled), false) }
+                    state.waiter = continuation
+                    return (nil, false)
                 }
-                if let end = state.end {
-                    return (end.map { .failure($0) } ?? .success(nil), false)
-                }
-                state.waiter = continuation
-                return (nil, false)
+                if drained { onDrained() }
+                if let ready { continuation.resume(returning: ready) }
             }
-            if drained { onDrained() }
-            if let ready { continuation.resume(returning: ready) }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: .failure(Self.cancelled))
         }
         return try result.get()
     }
+
+    private static let cancelled = RPCError(.cancelled, "the reading task was cancelled")
 }
