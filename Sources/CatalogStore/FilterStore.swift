@@ -27,6 +27,18 @@ public enum FilterEdit: Sendable, Hashable {
     case togglePresentation
 }
 
+/// What a filter update did: the state after it, and whether it made a new revision.
+public struct FilterUpdate: Sendable, Hashable {
+    public var state: FilterState
+    /// `false`: the edit changed nothing, and `state` is the filter as it was.
+    public var changed: Bool
+
+    public init(state: FilterState, changed: Bool) {
+        self.state = state
+        self.changed = changed
+    }
+}
+
 /// A filter change the store committed.
 public enum FilterChange: Sendable, Hashable {
     /// The filter was created or changed: its new state, one revision more than before, and
@@ -58,8 +70,10 @@ public protocol FilterStore: Sendable {
     /// Creates the filter or replaces its title and options. Changing the built-in
     /// `categories` filter's source is FAILED_PRECONDITION `builtinFilter`.
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState
-    /// NOT_FOUND `unknownFilter`, or `unknownOption` for a select of a missing option.
-    func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState
+    /// Applies a selection or presentation edit; says whether it changed the filter (a Session
+    /// answers an edit that did not with an `ack`). NOT_FOUND `unknownFilter`, or
+    /// `unknownOption` for a select of a missing option.
+    func applyFilterEdit(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterUpdate
     /// NOT_FOUND `unknownFilter`; FAILED_PRECONDITION `builtinFilter` for `categories`.
     func deleteFilter(_ filterID: String) async throws(CatalogError)
     /// Whether other processes write this store too, so that the observer may learn of a
@@ -85,6 +99,11 @@ extension FilterStore {
         guard limit > 0, let current = try await filters().first(where: { $0.filterId == filterID }) else { return [] }
         let steps = try await filterSteps(filterID: filterID, after: 0).filter { $0.revision <= current.revision }
         return Array(FilterStep.states(current: current, steps: steps).suffix(limit))
+    }
+
+    /// The state after a selection or presentation edit (`applyFilterEdit`).
+    public func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState {
+        try await applyFilterEdit(filterID, edit).state
     }
 
     /// A store written by this process alone tells every change before the write returns.

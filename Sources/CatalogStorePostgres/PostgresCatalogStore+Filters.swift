@@ -54,7 +54,7 @@ extension PostgresCatalogStore {
     /// One statement in the usual case: the edit applies to the state told last, and the head
     /// row takes the next revision only if it still holds that one (compare and set). When
     /// another replica wrote in between, the store reads what it missed and tries again.
-    public func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState {
+    public func applyFilterEdit(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterUpdate {
         while true {
             let current: FilterState
             if let told = feed.told(filterID)?.state {
@@ -68,11 +68,11 @@ extension PostgresCatalogStore {
             let committed = FilterRules.committed(next, after: current, now: StoredFilter.timestamp())
             if committed.revision == current.revision {
                 // Nothing to change, if `current` is still the head.
-                if try await headRevision(filterID) == current.revision { return current }
+                if try await headRevision(filterID) == current.revision { return FilterUpdate(state: current, changed: false) }
             } else if try await appendIfHead(committed, after: current.revision) {
                 await deliver([.updated(committed, FilterStep(to: committed, edits: []))])
                 if committed.revision.isMultiple(of: Int64(StoredFilter.pruneBatch)) { await pruneHistory(of: filterID, at: committed.revision) }
-                return committed
+                return FilterUpdate(state: committed, changed: true)
             }
             try await catchUp(filterID: filterID)
         }

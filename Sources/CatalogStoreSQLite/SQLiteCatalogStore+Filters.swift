@@ -42,19 +42,19 @@ extension SQLiteCatalogStore: FilterStore {
 
     /// A filter update is a few rows: it runs on the caller, without suspending, when the
     /// writer is idle (see `writeNowOrLater`).
-    public func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState {
-        try await writeNowOrLater { db in try self.updateFilter(db, filterID, edit) }
+    public func applyFilterEdit(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterUpdate {
+        try await writeNowOrLater { db in try self.applyFilterEdit(db, filterID, edit) }
     }
 
-    private func updateFilter(_ db: Database, _ filterID: String, _ edit: FilterEdit) throws -> FilterState {
+    private func applyFilterEdit(_ db: Database, _ filterID: String, _ edit: FilterEdit) throws -> FilterUpdate {
         guard let current = try currentFilter(db, id: filterID) else { throw CatalogError.unknownFilter(filterID) }
         let next = try FilterRules.edited(current, edit)
         let committed = FilterRules.committed(next, after: current, now: StoredFilter.timestamp())
-        guard committed.revision != current.revision else { return current }
+        guard committed.revision != current.revision else { return FilterUpdate(state: current, changed: false) }
         let step = FilterStep(to: committed, edits: [])
         try appendFilterStep(db, committed, step, storingOptions: false)
         notifyAfterCommit(db, [.updated(committed, step)])
-        return committed
+        return FilterUpdate(state: committed, changed: true)
     }
 
     public func deleteFilter(_ filterID: String) async throws(CatalogError) {

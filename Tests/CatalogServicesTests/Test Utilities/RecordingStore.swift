@@ -148,7 +148,7 @@ extension RecordingStore: FilterStore {
     func filters() async throws(CatalogError) -> [FilterState] { [] }
     func filterSteps(filterID: String, after revision: Int64) async throws(CatalogError) -> [FilterStep] { [] }
     func defineFilter(_ definition: FilterDefinition) async throws(CatalogError) -> FilterState { throw .unknownFilter(definition.filterID) }
-    func updateFilter(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterState { throw .unknownFilter(filterID) }
+    func applyFilterEdit(_ filterID: String, _ edit: FilterEdit) async throws(CatalogError) -> FilterUpdate { throw .unknownFilter(filterID) }
     func deleteFilter(_ filterID: String) async throws(CatalogError) { throw .unknownFilter(filterID) }
     func observeFilterChanges(_ observer: @escaping @Sendable (FilterChange) -> Void) {}
 }
