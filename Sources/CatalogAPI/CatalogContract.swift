@@ -33,6 +33,12 @@ public enum CatalogContract {
             self.init(method.descriptor, Request.self, Response.self, role: role)
         }
 
+        public init<Request: JSONSchemaDescribable, Response: JSONSchemaDescribable>(
+            _ method: BidirectionalStreamingMethod<Request, Response>, role: MethodRole
+        ) {
+            self.init(method.descriptor, Request.self, Response.self, role: role)
+        }
+
         private init<Request: JSONSchemaDescribable & Codable & Sendable, Response: JSONSchemaDescribable>(
             _ descriptor: MethodDescriptor, _: Request.Type, _: Response.Type, role: MethodRole
         ) {
@@ -78,6 +84,7 @@ public enum CatalogContract {
         Method(FiltersService.togglePresentation, role: .writer),
         Method(FiltersService.delete, role: .admin),
         Method(FiltersService.watch, role: .reader),
+        Method(FiltersService.session, role: .reader),
 
         Method(Reflection.describe, role: .none),
 

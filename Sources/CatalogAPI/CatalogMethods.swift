@@ -32,7 +32,8 @@ public enum CategoriesService {
     public static let `import` = UnaryMethod<ImportCategoriesRequest, ImportCategoriesResponse>(service: name, method: "Import")
 }
 
-/// `catalog.v1.Filters`: shared selection and presentation state, and its Watch stream.
+/// `catalog.v1.Filters`: shared selection and presentation state, its Watch stream, and the
+/// Session that watches and changes a filter on one stream.
 public enum FiltersService {
     public static let name = "catalog.v1.Filters"
 
@@ -44,4 +45,5 @@ public enum FiltersService {
     public static let togglePresentation = UnaryMethod<FilterIDRequest, FilterState>(service: name, method: "TogglePresentation")
     public static let delete = UnaryMethod<FilterIDRequest, Empty>(service: name, method: "Delete")
     public static let watch = ServerStreamingMethod<WatchFilterRequest, FilterEvent>(service: name, method: "Watch")
+    public static let session = BidirectionalStreamingMethod<FilterSessionRequest, FilterEvent>(service: name, method: "Session")
 }

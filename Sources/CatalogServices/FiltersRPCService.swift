@@ -10,7 +10,9 @@ import RPCCore
 ///   it returns: a client reads its own writes. With other writers (replicas), a Get or a
 ///   Watch of a filter the hub does not know, or a Watch resuming past the revision it knows,
 ///   first catches up with the store.
-/// - Deleting a filter ends its Watch streams with NOT_FOUND `unknownFilter`.
+/// - Deleting a filter ends its Watch and Session streams with NOT_FOUND `unknownFilter`.
+/// - A Session holds a Watch slot; its actions are checked against the roles of Select,
+///   SetPresentation and TogglePresentation (see `FilterSessionCall`).
 /// - `sinceRevision` must be 0 or more; `heartbeatSeconds` 1 to 3600.
 public struct FiltersRPCService: RPCService {
     private let store: any FilterStore
@@ -71,6 +73,10 @@ public struct FiltersRPCService: RPCService {
                 return Result { () throws(RPCError) in try subscribe() }
             }
         }))
+        let session = FilterSessionCall(store: store, hub: hub)
+        router.register(FiltersService.session, .bidirectionalStreaming { requests, responses, context in
+            try await session.run(requests, responses, context)
+        })
     }
 
     /// Registers a filter update whose request `edit` reads, inline: a store that writes its
@@ -89,7 +95,7 @@ public struct FiltersRPCService: RPCService {
     }
 
     /// Whether a Watch refused with `error` may succeed once this replica has caught up.
-    private static func mayBeElsewhere(_ error: RPCError) -> Bool {
+    static func mayBeElsewhere(_ error: RPCError) -> Bool {
         ["unknownFilter", "futureRevision"].contains(error.detail?.reason ?? "")
     }
 }

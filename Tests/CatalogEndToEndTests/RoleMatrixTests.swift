@@ -79,6 +79,7 @@ struct RoleMatrixTests {
             "/catalog.v1.Filters/TogglePresentation": #"{"filterId": "categories"}"#,
             "/catalog.v1.Filters/Delete": #"{"filterId": "\#(filter)"}"#,
             "/catalog.v1.Filters/Watch": #"{"filterId": "categories"}"#,
+            "/catalog.v1.Filters/Session": #"{"filterId": "categories"}"#,
             "/catalog.v1.Reflection/Describe": #"{}"#,
             "/grpc.health.v1.Health/Check": #"{}"#,
             "/grpc.health.v1.Health/Watch": #"{}"#,

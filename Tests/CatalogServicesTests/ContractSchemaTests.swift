@@ -70,7 +70,7 @@ struct ContractSchemaTests {
             "/catalog.v1.Catalog/ListItems", "/catalog.v1.Catalog/GetItem", "/catalog.v1.Categories/List",
             "/catalog.v1.Categories/Get", "/catalog.v1.Categories/Stats", "/catalog.v1.Categories/Palette",
             "/catalog.v1.Categories/Export", "/catalog.v1.Filters/Get", "/catalog.v1.Filters/List",
-            "/catalog.v1.Filters/Watch",
+            "/catalog.v1.Filters/Watch", "/catalog.v1.Filters/Session",
         ]
         let writers: Set = [
             "/catalog.v1.Filters/Select", "/catalog.v1.Filters/SetPresentation", "/catalog.v1.Filters/TogglePresentation",
@@ -175,6 +175,8 @@ struct ContractSchemaTests {
             FiltersService.delete.descriptor.path: try json(FilterIDRequest(filterId: "levels")),
             FiltersService.watch.descriptor.path: try json(
                 WatchFilterRequest(filterId: "categories", sinceRevision: 4, delivery: .everyChange, heartbeatSeconds: 5)),
+            FiltersService.session.descriptor.path: try json(
+                FilterSessionRequest(filterId: "categories", sinceRevision: 4, delivery: .everyChange, heartbeatSeconds: 5)),
             Reflection.describe.descriptor.path: try json(Empty()),
             Health.check.descriptor.path: try json(HealthCheckRequest(service: "catalog.v1.Catalog")),
             Health.watch.descriptor.path: try json(HealthCheckRequest()),
@@ -231,6 +233,9 @@ struct ContractSchemaTests {
         func add<Request, Response>(_ method: ClientStreamingMethod<Request, Response>) {
             types[method.descriptor.path] = (Request.self, Response.self)
         }
+        func add<Request, Response>(_ method: BidirectionalStreamingMethod<Request, Response>) {
+            types[method.descriptor.path] = (Request.self, Response.self)
+        }
         add(CatalogService.listItems); add(CatalogService.getItem); add(CatalogService.createItem)
         add(CatalogService.updateItem); add(CatalogService.deleteItem); add(CatalogService.importItems)
         add(CategoriesService.list); add(CategoriesService.get); add(CategoriesService.create)
@@ -239,7 +244,7 @@ struct ContractSchemaTests {
         add(CategoriesService.stats); add(CategoriesService.palette); add(CategoriesService.export)
         add(CategoriesService.import); add(FiltersService.define); add(FiltersService.get); add(FiltersService.list)
         add(FiltersService.select); add(FiltersService.setPresentation); add(FiltersService.togglePresentation)
-        add(FiltersService.delete); add(FiltersService.watch); add(Reflection.describe); add(Health.check); add(Health.watch)
+        add(FiltersService.delete); add(FiltersService.watch); add(FiltersService.session); add(Reflection.describe); add(Health.check); add(Health.watch)
         return types
     }
 
@@ -283,16 +288,21 @@ struct ContractSchemaTests {
         }
     }
 
-    /// One Watch event of every kind.
+    /// One Watch and Session event of every kind.
     static let watchEvents = [
         FilterEvent(kind: .snapshot, revision: 42, state: filterState),
         FilterEvent(kind: .snapshot, revision: 42, state: filterState, reset: true),
         FilterEvent(kind: .synced, revision: 42),
         FilterEvent(kind: .change, revision: 43, previousRevision: 42, state: filterState),
         FilterEvent(kind: .heartbeat, revision: 43),
+        FilterEvent(kind: .change, revision: 44, previousRevision: 43, state: filterState, tag: "t1"),
+        FilterEvent(kind: .ack, revision: 44, tag: "t2"),
+        FilterEvent(
+            kind: .ack, revision: 44, tag: "t3",
+            error: .init(code: "not_found", message: "no option 9", reason: "unknownOption", field: "optionId", details: ["ids": .array([9, .bool(true), .null, .object(["x": "y"])])])),
     ]
 
-    @Test("every kind of Watch event conforms to the FilterEvent schema")
+    @Test("every kind of Watch and Session event conforms to the FilterEvent schema")
     func watchEventsConform() throws {
         for event in Self.watchEvents {
             let sample = try Self.jsonValue(Data(JSONCodec().encode(event)))

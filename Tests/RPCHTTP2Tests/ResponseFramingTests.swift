@@ -99,8 +99,8 @@ struct ResponseFramingTests {
 
     @Test("Connect's code names are snake case, CANCELLED spelled canceled")
     func codeNames() {
-        #expect(ConnectError.codeName(.notFound) == "not_found")
-        #expect(ConnectError.codeName(.cancelled) == "canceled")
-        #expect(ConnectError.codeName(.deadlineExceeded) == "deadline_exceeded")
+        #expect(StatusCode.notFound.connectName == "not_found")
+        #expect(StatusCode.cancelled.connectName == "canceled")
+        #expect(StatusCode.deadlineExceeded.connectName == "deadline_exceeded")
     }
 }

@@ -61,7 +61,7 @@ public struct FilterState: Codable, Sendable, Hashable {
     }
 }
 
-/// One message of a `Filters/Watch` stream.
+/// One message of a `Filters/Watch` or `Filters/Session` stream.
 public struct FilterEvent: Codable, Sendable, Hashable {
     /// What an event says; a newer server may send kinds this version does not know.
     public enum Kind: Sendable, Hashable {
@@ -73,8 +73,31 @@ public struct FilterEvent: Codable, Sendable, Hashable {
         case synced
         /// Nothing happened for `heartbeatSeconds`; carries the current revision.
         case heartbeat
+        /// On a Session: the answer to an action that changed nothing, or was refused (`error`).
+        case ack
         /// A value that a newer server sent and this version does not know, as it was sent.
         case unknown(String)
+    }
+
+    /// Why a Session action was refused: the error object of a Connect error.
+    public struct ActionError: Codable, Sendable, Hashable {
+        /// The status in Connect's words, e.g. `permission_denied`.
+        public var code: String
+        public var message: String
+        public var reason: String?
+        public var field: String?
+        public var details: [String: JSONValue]?
+
+        public init(
+            code: String, message: String, reason: String? = nil, field: String? = nil,
+            details: [String: JSONValue]? = nil
+        ) {
+            self.code = code
+            self.message = message
+            self.reason = reason
+            self.field = field
+            self.details = details
+        }
     }
 
     public var kind: Kind
@@ -85,15 +108,22 @@ public struct FilterEvent: Codable, Sendable, Hashable {
     public var state: FilterState?
     /// `true` only on a snapshot that replaces history the subscriber asked for but which is gone.
     public var reset: Bool?
+    /// On a Session: the tag of the action this event answers (its `change` or `ack`).
+    public var tag: String?
+    /// On the `ack` of a refused Session action.
+    public var error: ActionError?
 
     public init(
-        kind: Kind, revision: Int64, previousRevision: Int64? = nil, state: FilterState? = nil, reset: Bool? = nil
+        kind: Kind, revision: Int64, previousRevision: Int64? = nil, state: FilterState? = nil, reset: Bool? = nil,
+        tag: String? = nil, error: ActionError? = nil
     ) {
         self.kind = kind
         self.revision = revision
         self.previousRevision = previousRevision
         self.state = state
         self.reset = reset
+        self.tag = tag
+        self.error = error
     }
 }
 
@@ -204,6 +234,73 @@ public struct WatchFilterRequest: Codable, Sendable, Hashable {
         self.sinceRevision = sinceRevision
         self.delivery = delivery
         self.heartbeatSeconds = heartbeatSeconds
+    }
+}
+
+/// One message of a `Filters/Session` stream: the first opens it as a Watch (`filterId` and
+/// the Watch options), each later one is an action (exactly one of `select`, `presentation`,
+/// `togglePresentation`, with an optional `tag`).
+public struct FilterSessionRequest: Codable, Sendable, Hashable {
+    public struct Selection: Codable, Sendable, Hashable {
+        /// Absent: "all".
+        public var optionId: Int64?
+        /// Selecting the option that is already selected clears the selection.
+        public var toggle: Bool?
+
+        public init(optionId: Int64? = nil, toggle: Bool? = nil) {
+            self.optionId = optionId
+            self.toggle = toggle
+        }
+    }
+
+    /// The first message: the filter watched and changed.
+    public var filterId: String?
+    /// The first message: resume after this revision, as Watch.
+    public var sinceRevision: Int64?
+    /// The first message: as Watch.
+    public var delivery: FilterDelivery?
+    /// The first message: 1 to 3600; default 15.
+    public var heartbeatSeconds: Int?
+    /// An action: echoed by the event that answers it; at most 64 characters.
+    public var tag: String?
+    /// An action: Select, as `Filters/Select` without the filter.
+    public var select: Selection?
+    /// An action: SetPresentation.
+    public var presentation: FilterPresentation?
+    /// An action: TogglePresentation, when `true`.
+    public var togglePresentation: Bool?
+
+    public init(
+        filterId: String? = nil, sinceRevision: Int64? = nil, delivery: FilterDelivery? = nil,
+        heartbeatSeconds: Int? = nil, tag: String? = nil, select: Selection? = nil,
+        presentation: FilterPresentation? = nil, togglePresentation: Bool? = nil
+    ) {
+        self.filterId = filterId
+        self.sinceRevision = sinceRevision
+        self.delivery = delivery
+        self.heartbeatSeconds = heartbeatSeconds
+        self.tag = tag
+        self.select = select
+        self.presentation = presentation
+        self.togglePresentation = togglePresentation
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case filterId, sinceRevision, delivery, heartbeatSeconds, tag, select, presentation, togglePresentation
+    }
+
+    /// As the synthesized decoder, but `null` clears a field update, and a value of an open enum
+    /// that this version does not know fails where only known values are accepted.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        filterId = try container.decodeIfPresent(String.self, forKey: .filterId)
+        sinceRevision = try container.decodeIfPresent(Int64.self, forKey: .sinceRevision)
+        delivery = try container.decodeIfPresent(FilterDelivery.self, forKey: .delivery)
+        heartbeatSeconds = try container.decodeIfPresent(Int.self, forKey: .heartbeatSeconds)
+        tag = try container.decodeIfPresent(String.self, forKey: .tag)
+        select = try container.decodeIfPresent(Selection.self, forKey: .select)
+        presentation = try container.decodeIfPresent(KnownValue<FilterPresentation>.self, forKey: .presentation)?.value
+        togglePresentation = try container.decodeIfPresent(Bool.self, forKey: .togglePresentation)
     }
 }
 
@@ -602,7 +699,7 @@ extension FilterState: JSONSchemaDescribable {
 
 extension FilterEvent.Kind: RawRepresentable, CaseIterable, Codable, OpenWireEnum {
     /// The values this version knows.
-    public static var allCases: [FilterEvent.Kind] { [.snapshot, .change, .synced, .heartbeat] }
+    public static var allCases: [FilterEvent.Kind] { [.snapshot, .change, .synced, .heartbeat, .ack] }
 
     /// A value this version knows; `nil` for any other text, which decoding an answer keeps as
     /// `.unknown`.
@@ -612,6 +709,7 @@ extension FilterEvent.Kind: RawRepresentable, CaseIterable, Codable, OpenWireEnu
         case "change": self = .change
         case "synced": self = .synced
         case "heartbeat": self = .heartbeat
+        case "ack": self = .ack
         default: return nil
         }
     }
@@ -623,6 +721,7 @@ extension FilterEvent.Kind: RawRepresentable, CaseIterable, Codable, OpenWireEnu
         case .change: "change"
         case .synced: "synced"
         case .heartbeat: "heartbeat"
+        case .ack: "ack"
         case .unknown(let value): value
         }
     }
@@ -638,6 +737,158 @@ extension FilterEvent.Kind: RawRepresentable, CaseIterable, Codable, OpenWireEnu
 
 extension FilterEvent.Kind: JSONSchemaDescribable {
     public static var jsonSchema: JSONValue { JSONSchema.enumeration(Self.self) }
+}
+
+extension FilterEvent.ActionError: JSONWritable {
+    package func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("code")
+        writer.value(code)
+        writer.key("message")
+        writer.value(message)
+        if let reason {
+            writer.key("reason")
+            writer.value(reason)
+        }
+        if let field {
+            writer.key("field")
+            writer.value(field)
+        }
+        if let details {
+            writer.key("details")
+            writer.value(object: details)
+        }
+        writer.endObject()
+    }
+}
+
+extension FilterEvent.ActionError: JSONReadable {
+    package init?(json reader: inout JSONReader) {
+        var code: String?
+        var message: String?
+        var reason: String?
+        var field: String?
+        var details: [String: JSONValue]?
+        let read = reader.readObject { reader, key in
+            switch key {
+            case "code" where code == nil:
+                code = reader.string()
+                return code != nil
+            case "message" where message == nil:
+                message = reader.string()
+                return message != nil
+            case "reason" where reason == nil:
+                reason = reader.string()
+                return reason != nil
+            case "field" where field == nil:
+                field = reader.string()
+                return field != nil
+            case "details" where details == nil:
+                details = reader.jsonObject()
+                return details != nil
+            default:
+                return false
+            }
+        }
+        guard read, let code, let message else { return nil }
+        self.init(code: code, message: message, reason: reason, field: field, details: details)
+    }
+}
+
+extension FilterEvent.ActionError: CBORWritable {
+    package func writeCBOR(to writer: inout CBORWriter) {
+        var count = 2
+        if reason != nil { count += 1 }
+        if field != nil { count += 1 }
+        if details != nil { count += 1 }
+        writer.writeMapHeader(count: count)
+        writer.writeKey("code")
+        writer.writeText(code)
+        if let field {
+            writer.writeKey("field")
+            writer.writeText(field)
+        }
+        if let reason {
+            writer.writeKey("reason")
+            writer.writeText(reason)
+        }
+        if let details {
+            writer.writeKey("details")
+            writer.writeJSONObject(details)
+        }
+        writer.writeKey("message")
+        writer.writeText(message)
+    }
+}
+
+extension FilterEvent.ActionError: CBORReadable {
+    package init(cbor reader: inout CBORReader) throws(CBORMessageError) {
+        var code: String?
+        var message: String?
+        var reason: String?
+        var field: String?
+        var details: [String: JSONValue]?
+        var map = try reader.beginMap()
+        while let key = try reader.nextKey(&map) {
+            switch key.count {
+            case 4 where reader.key(key, is: "code"):
+                try map.see(0, "code")
+                do {
+                    code = try reader.readString()
+                } catch {
+                    throw error.within("code")
+                }
+            case 5 where reader.key(key, is: "field"):
+                try map.see(3, "field")
+                do {
+                    field = try reader.readNull() ? nil : reader.readString()
+                } catch {
+                    throw error.within("field")
+                }
+            case 6 where reader.key(key, is: "reason"):
+                try map.see(2, "reason")
+                do {
+                    reason = try reader.readNull() ? nil : reader.readString()
+                } catch {
+                    throw error.within("reason")
+                }
+            case 7 where reader.key(key, is: "details"):
+                try map.see(4, "details")
+                do {
+                    details = try reader.readNull() ? nil : reader.readJSONObject()
+                } catch {
+                    throw error.within("details")
+                }
+            case 7 where reader.key(key, is: "message"):
+                try map.see(1, "message")
+                do {
+                    message = try reader.readString()
+                } catch {
+                    throw error.within("message")
+                }
+            default:
+                try reader.skipValue(of: key, in: &map)
+            }
+        }
+        guard let code else { throw CBORMessageError(.missing).within("code") }
+        guard let message else { throw CBORMessageError(.missing).within("message") }
+        self.init(code: code, message: message, reason: reason, field: field, details: details)
+    }
+}
+
+extension FilterEvent.ActionError: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        JSONSchema.object(
+            properties: [
+                "code": JSONSchema.string,
+                "message": JSONSchema.string,
+                "reason": JSONSchema.string,
+                "field": JSONSchema.string,
+                "details": JSONSchema.anyObject,
+            ],
+            required: ["code", "message"]
+        )
+    }
 }
 
 extension FilterEvent: JSONWritable {
@@ -659,6 +910,14 @@ extension FilterEvent: JSONWritable {
             writer.key("reset")
             writer.value(reset)
         }
+        if let tag {
+            writer.key("tag")
+            writer.value(tag)
+        }
+        if let error {
+            writer.key("error")
+            error.writeJSON(to: &writer)
+        }
         writer.endObject()
     }
 }
@@ -670,6 +929,8 @@ extension FilterEvent: JSONReadable {
         var previousRevision: Int64?
         var state: FilterState?
         var reset: Bool?
+        var tag: String?
+        var error: ActionError?
         let read = reader.readObject { reader, key in
             switch key {
             case "kind" where kind == nil:
@@ -687,12 +948,21 @@ extension FilterEvent: JSONReadable {
             case "reset" where reset == nil:
                 reset = reader.bool()
                 return reset != nil
+            case "tag" where tag == nil:
+                tag = reader.string()
+                return tag != nil
+            case "error" where error == nil:
+                error = ActionError(json: &reader)
+                return error != nil
             default:
                 return false
             }
         }
         guard read, let kind, let revision else { return nil }
-        self.init(kind: kind, revision: revision, previousRevision: previousRevision, state: state, reset: reset)
+        self.init(
+            kind: kind, revision: revision, previousRevision: previousRevision, state: state, reset: reset, tag: tag,
+            error: error
+        )
     }
 }
 
@@ -702,9 +972,19 @@ extension FilterEvent: CBORWritable {
         if previousRevision != nil { count += 1 }
         if state != nil { count += 1 }
         if reset != nil { count += 1 }
+        if tag != nil { count += 1 }
+        if error != nil { count += 1 }
         writer.writeMapHeader(count: count)
+        if let tag {
+            writer.writeKey("tag")
+            writer.writeText(tag)
+        }
         writer.writeKey("kind")
         writer.writeText(kind.rawValue)
+        if let error {
+            writer.writeKey("error")
+            error.writeCBOR(to: &writer)
+        }
         if let reset {
             writer.writeKey("reset")
             writer.writeBool(reset)
@@ -729,15 +1009,31 @@ extension FilterEvent: CBORReadable {
         var previousRevision: Int64?
         var state: FilterState?
         var reset: Bool?
+        var tag: String?
+        var error: ActionError?
         var map = try reader.beginMap()
         while let key = try reader.nextKey(&map) {
             switch key.count {
+            case 3 where reader.key(key, is: "tag"):
+                try map.see(5, "tag")
+                do {
+                    tag = try reader.readNull() ? nil : reader.readString()
+                } catch {
+                    throw error.within("tag")
+                }
             case 4 where reader.key(key, is: "kind"):
                 try map.see(0, "kind")
                 do {
                     kind = try reader.readEnum(Kind.self) { Kind.wireValue($0) }
                 } catch {
                     throw error.within("kind")
+                }
+            case 5 where reader.key(key, is: "error"):
+                try map.see(6, "error")
+                do {
+                    error = try reader.readNull() ? nil : ActionError(cbor: &reader)
+                } catch {
+                    throw error.within("error")
                 }
             case 5 where reader.key(key, is: "reset"):
                 try map.see(4, "reset")
@@ -773,7 +1069,10 @@ extension FilterEvent: CBORReadable {
         }
         guard let kind else { throw CBORMessageError(.missing).within("kind") }
         guard let revision else { throw CBORMessageError(.missing).within("revision") }
-        self.init(kind: kind, revision: revision, previousRevision: previousRevision, state: state, reset: reset)
+        self.init(
+            kind: kind, revision: revision, previousRevision: previousRevision, state: state, reset: reset, tag: tag,
+            error: error
+        )
     }
 }
 
@@ -786,6 +1085,8 @@ extension FilterEvent: JSONSchemaDescribable {
                 "previousRevision": JSONSchema.integer(minimum: 0),
                 "state": FilterState.jsonSchema,
                 "reset": JSONSchema.boolean,
+                "tag": JSONSchema.string,
+                "error": ActionError.jsonSchema,
             ],
             required: ["kind", "revision"]
         )
@@ -1405,6 +1706,332 @@ extension WatchFilterRequest: JSONSchemaDescribable {
                 "heartbeatSeconds": JSONSchema.integer(minimum: 1, maximum: 3600),
             ],
             required: ["filterId"]
+        )
+    }
+}
+
+extension FilterSessionRequest.Selection: JSONWritable {
+    package func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let optionId {
+            writer.key("optionId")
+            writer.value(optionId)
+        }
+        if let toggle {
+            writer.key("toggle")
+            writer.value(toggle)
+        }
+        writer.endObject()
+    }
+}
+
+extension FilterSessionRequest.Selection: JSONReadable {
+    package init?(json reader: inout JSONReader) {
+        var optionId: Int64?
+        var toggle: Bool?
+        let read = reader.readObject { reader, key in
+            switch key {
+            case "optionId" where optionId == nil:
+                optionId = reader.int64()
+                return optionId != nil
+            case "toggle" where toggle == nil:
+                toggle = reader.bool()
+                return toggle != nil
+            default:
+                return false
+            }
+        }
+        guard read else { return nil }
+        self.init(optionId: optionId, toggle: toggle)
+    }
+}
+
+extension FilterSessionRequest.Selection: CBORWritable {
+    package func writeCBOR(to writer: inout CBORWriter) {
+        var count = 0
+        if optionId != nil { count += 1 }
+        if toggle != nil { count += 1 }
+        writer.writeMapHeader(count: count)
+        if let toggle {
+            writer.writeKey("toggle")
+            writer.writeBool(toggle)
+        }
+        if let optionId {
+            writer.writeKey("optionId")
+            writer.writeInteger(optionId)
+        }
+    }
+}
+
+extension FilterSessionRequest.Selection: CBORReadable {
+    package init(cbor reader: inout CBORReader) throws(CBORMessageError) {
+        var optionId: Int64?
+        var toggle: Bool?
+        var map = try reader.beginMap()
+        while let key = try reader.nextKey(&map) {
+            switch key.count {
+            case 6 where reader.key(key, is: "toggle"):
+                try map.see(1, "toggle")
+                do {
+                    toggle = try reader.readNull() ? nil : reader.readBool()
+                } catch {
+                    throw error.within("toggle")
+                }
+            case 8 where reader.key(key, is: "optionId"):
+                try map.see(0, "optionId")
+                do {
+                    optionId = try reader.readNull() ? nil : reader.readInt64()
+                } catch {
+                    throw error.within("optionId")
+                }
+            default:
+                try reader.skipValue(of: key, in: &map)
+            }
+        }
+        self.init(optionId: optionId, toggle: toggle)
+    }
+}
+
+extension FilterSessionRequest.Selection: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        JSONSchema.object(
+            properties: [
+                "optionId": JSONSchema.integer,
+                "toggle": JSONSchema.boolean,
+            ],
+            required: []
+        )
+    }
+}
+
+extension FilterSessionRequest: JSONWritable {
+    package func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let filterId {
+            writer.key("filterId")
+            writer.value(filterId)
+        }
+        if let sinceRevision {
+            writer.key("sinceRevision")
+            writer.value(sinceRevision)
+        }
+        if let delivery {
+            writer.key("delivery")
+            writer.value(delivery.rawValue)
+        }
+        if let heartbeatSeconds {
+            writer.key("heartbeatSeconds")
+            writer.value(heartbeatSeconds)
+        }
+        if let tag {
+            writer.key("tag")
+            writer.value(tag)
+        }
+        if let select {
+            writer.key("select")
+            select.writeJSON(to: &writer)
+        }
+        if let presentation {
+            writer.key("presentation")
+            writer.value(presentation.rawValue)
+        }
+        if let togglePresentation {
+            writer.key("togglePresentation")
+            writer.value(togglePresentation)
+        }
+        writer.endObject()
+    }
+}
+
+extension FilterSessionRequest: JSONReadable {
+    package init?(json reader: inout JSONReader) {
+        var filterId: String?
+        var sinceRevision: Int64?
+        var delivery: FilterDelivery?
+        var heartbeatSeconds: Int?
+        var tag: String?
+        var select: Selection?
+        var presentation: FilterPresentation?
+        var togglePresentation: Bool?
+        let read = reader.readObject { reader, key in
+            switch key {
+            case "filterId" where filterId == nil:
+                filterId = reader.string()
+                return filterId != nil
+            case "sinceRevision" where sinceRevision == nil:
+                sinceRevision = reader.int64()
+                return sinceRevision != nil
+            case "delivery" where delivery == nil:
+                delivery = reader.string().flatMap { FilterDelivery(rawValue: $0) }
+                return delivery != nil
+            case "heartbeatSeconds" where heartbeatSeconds == nil:
+                heartbeatSeconds = reader.int64().flatMap { Int(exactly: $0) }
+                return heartbeatSeconds != nil
+            case "tag" where tag == nil:
+                tag = reader.string()
+                return tag != nil
+            case "select" where select == nil:
+                select = Selection(json: &reader)
+                return select != nil
+            case "presentation" where presentation == nil:
+                presentation = reader.string().flatMap { FilterPresentation(rawValue: $0) }
+                return presentation != nil
+            case "togglePresentation" where togglePresentation == nil:
+                togglePresentation = reader.bool()
+                return togglePresentation != nil
+            default:
+                return false
+            }
+        }
+        guard read else { return nil }
+        self.init(
+            filterId: filterId, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds,
+            tag: tag, select: select, presentation: presentation, togglePresentation: togglePresentation
+        )
+    }
+}
+
+extension FilterSessionRequest: CBORWritable {
+    package func writeCBOR(to writer: inout CBORWriter) {
+        var count = 0
+        if filterId != nil { count += 1 }
+        if sinceRevision != nil { count += 1 }
+        if delivery != nil { count += 1 }
+        if heartbeatSeconds != nil { count += 1 }
+        if tag != nil { count += 1 }
+        if select != nil { count += 1 }
+        if presentation != nil { count += 1 }
+        if togglePresentation != nil { count += 1 }
+        writer.writeMapHeader(count: count)
+        if let tag {
+            writer.writeKey("tag")
+            writer.writeText(tag)
+        }
+        if let select {
+            writer.writeKey("select")
+            select.writeCBOR(to: &writer)
+        }
+        if let delivery {
+            writer.writeKey("delivery")
+            writer.writeText(delivery.rawValue)
+        }
+        if let filterId {
+            writer.writeKey("filterId")
+            writer.writeText(filterId)
+        }
+        if let presentation {
+            writer.writeKey("presentation")
+            writer.writeText(presentation.rawValue)
+        }
+        if let sinceRevision {
+            writer.writeKey("sinceRevision")
+            writer.writeInteger(sinceRevision)
+        }
+        if let heartbeatSeconds {
+            writer.writeKey("heartbeatSeconds")
+            writer.writeInteger(heartbeatSeconds)
+        }
+        if let togglePresentation {
+            writer.writeKey("togglePresentation")
+            writer.writeBool(togglePresentation)
+        }
+    }
+}
+
+extension FilterSessionRequest: CBORReadable {
+    package init(cbor reader: inout CBORReader) throws(CBORMessageError) {
+        var filterId: String?
+        var sinceRevision: Int64?
+        var delivery: FilterDelivery?
+        var heartbeatSeconds: Int?
+        var tag: String?
+        var select: Selection?
+        var presentation: FilterPresentation?
+        var togglePresentation: Bool?
+        var map = try reader.beginMap()
+        while let key = try reader.nextKey(&map) {
+            switch key.count {
+            case 3 where reader.key(key, is: "tag"):
+                try map.see(4, "tag")
+                do {
+                    tag = try reader.readNull() ? nil : reader.readString()
+                } catch {
+                    throw error.within("tag")
+                }
+            case 6 where reader.key(key, is: "select"):
+                try map.see(5, "select")
+                do {
+                    select = try reader.readNull() ? nil : Selection(cbor: &reader)
+                } catch {
+                    throw error.within("select")
+                }
+            case 8 where reader.key(key, is: "delivery"):
+                try map.see(2, "delivery")
+                do {
+                    delivery = try reader.readNull() ? nil : reader.readEnum(FilterDelivery.self) { FilterDelivery(rawValue: $0) }
+                } catch {
+                    throw error.within("delivery")
+                }
+            case 8 where reader.key(key, is: "filterId"):
+                try map.see(0, "filterId")
+                do {
+                    filterId = try reader.readNull() ? nil : reader.readString()
+                } catch {
+                    throw error.within("filterId")
+                }
+            case 12 where reader.key(key, is: "presentation"):
+                try map.see(6, "presentation")
+                do {
+                    presentation = try reader.readNull() ? nil : reader.readEnum(FilterPresentation.self) { FilterPresentation(rawValue: $0) }
+                } catch {
+                    throw error.within("presentation")
+                }
+            case 13 where reader.key(key, is: "sinceRevision"):
+                try map.see(1, "sinceRevision")
+                do {
+                    sinceRevision = try reader.readNull() ? nil : reader.readInt64()
+                } catch {
+                    throw error.within("sinceRevision")
+                }
+            case 16 where reader.key(key, is: "heartbeatSeconds"):
+                try map.see(3, "heartbeatSeconds")
+                do {
+                    heartbeatSeconds = try reader.readNull() ? nil : reader.readInt()
+                } catch {
+                    throw error.within("heartbeatSeconds")
+                }
+            case 18 where reader.key(key, is: "togglePresentation"):
+                try map.see(7, "togglePresentation")
+                do {
+                    togglePresentation = try reader.readNull() ? nil : reader.readBool()
+                } catch {
+                    throw error.within("togglePresentation")
+                }
+            default:
+                try reader.skipValue(of: key, in: &map)
+            }
+        }
+        self.init(
+            filterId: filterId, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds,
+            tag: tag, select: select, presentation: presentation, togglePresentation: togglePresentation
+        )
+    }
+}
+
+extension FilterSessionRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONValue {
+        JSONSchema.object(
+            properties: [
+                "filterId": JSONSchema.string(pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"),
+                "sinceRevision": JSONSchema.integer(minimum: 0),
+                "delivery": FilterDelivery.jsonSchema,
+                "heartbeatSeconds": JSONSchema.integer(minimum: 1, maximum: 3600),
+                "tag": JSONSchema.string,
+                "select": Selection.jsonSchema,
+                "presentation": FilterPresentation.jsonSchema,
+                "togglePresentation": JSONSchema.boolean,
+            ],
+            required: []
         )
     }
 }

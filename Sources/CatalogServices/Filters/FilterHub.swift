@@ -135,6 +135,44 @@ public final class FilterHub: Sendable {
         filterID: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int,
         context: ServerContext, waker: ResponseWaker
     ) throws(RPCError) -> any ResponseSource {
+        let options = FilterSubscription.Options(sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds)
+        guard let subscription = try register(filterID: filterID, options, session: false, context: context, waker: waker) else {
+            return CatchingUpSource(waker: waker) { [self] in
+                do throws(RPCError) {
+                    try await readHistory(of: filterID)
+                } catch {
+                    return .failure(error)
+                }
+                return Result { () throws(RPCError) in
+                    try subscribe(
+                        filterID: filterID, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds,
+                        context: context, waker: waker)
+                }
+            }
+        }
+        return subscription
+    }
+
+    /// The subscription of a `Filters/Session` call, which the session's task pulls from and
+    /// tells its actions' answers to (`FilterSubscription.beginAction()`). As `subscribe`,
+    /// reading the store's history first when the client resumes from before what the hub holds.
+    func openSession(
+        filterID: String, _ options: FilterSubscription.Options, context: ServerContext, waker: ResponseWaker
+    ) async throws(RPCError) -> FilterSubscription {
+        while true {
+            if let subscription = try register(filterID: filterID, options, session: true, context: context, waker: waker) {
+                return subscription
+            }
+            try await readHistory(of: filterID)
+        }
+    }
+
+    /// Registers a subscription atomically with the state it starts from, holding a slot of
+    /// the limits until its stream closes; `nil` when the client resumes from before the
+    /// steps the channel holds (read the store's history, then register again).
+    private func register(
+        filterID: String, _ options: FilterSubscription.Options, session: Bool, context: ServerContext, waker: ResponseWaker
+    ) throws(RPCError) -> FilterSubscription? {
         if shuttingDown.load(ordering: .relaxed) { throw RPCError(.unavailable, "the server is shutting down") }
         guard let channel = channels.withLock({ $0[filterID] }) else { throw CatalogError.unknownFilter(filterID).rpcError }
         let holder = WatchQuota.Holder(context)
@@ -142,11 +180,11 @@ public final class FilterHub: Sendable {
         subscriberGauge.increment()
         let subscription: FilterSubscription
         do {
-            let opening = try channel.subscribe(since: sinceRevision) { current, oldest throws(CatalogError) in
+            let opening = try channel.subscribe(since: options.sinceRevision) { current, oldest throws(CatalogError) in
                 FilterSubscription(
-                    channel: channel, start: try Self.start(current: current, oldestRetained: oldest, since: sinceRevision, delivery: delivery),
-                    delivery: delivery, heartbeatInterval: .seconds(heartbeatSeconds), contentType: context.contentType,
-                    head: authorizer == nil ? nil : context.head, waker: waker
+                    channel: channel,
+                    start: try Self.start(current: current, oldestRetained: oldest, since: options.sinceRevision, delivery: options.delivery),
+                    options, session: session, contentType: context.contentType, head: authorizer == nil ? nil : context.head, waker: waker
                 ) { [weak self, channel] subscription in
                     channel.remove(subscription)
                     self?.subscriberLeft(holder)
@@ -154,11 +192,7 @@ public final class FilterHub: Sendable {
             }
             guard case .subscribed(let subscribed) = opening else {
                 subscriberLeft(holder)
-                return resumingFromStore(channel, waker: waker) { [self] () throws(RPCError) in
-                    try subscribe(
-                        filterID: filterID, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds,
-                        context: context, waker: waker)
-                }
+                return nil
             }
             subscription = subscribed
         } catch {
@@ -175,21 +209,22 @@ public final class FilterHub: Sendable {
         return subscription
     }
 
-    /// A Watch that resumes from before the steps the channel holds: silent while the store's
-    /// history is read into the channel, then `subscribe()` again.
-    private func resumingFromStore(
-        _ channel: FilterChannel, waker: ResponseWaker, subscribe: @escaping @Sendable () throws(RPCError) -> any ResponseSource
-    ) -> any ResponseSource {
+    /// Reads a filter's retained steps from the store into its channel, for a subscriber that
+    /// resumes from before those published since the hub started.
+    private func readHistory(of filterID: String) async throws(RPCError) {
+        guard let channel = channels.withLock({ $0[filterID] }) else { throw CatalogError.unknownFilter(filterID).rpcError }
         let store = historyStore.withLock { $0 }
-        return CatchingUpSource(waker: waker) {
-            do throws(CatalogError) {
-                let steps = try await store?.filterSteps(filterID: channel.filterID, after: 0) ?? []
-                channel.prependHistory(steps)
-            } catch {
-                return .failure(error.rpcError)
-            }
-            return Result { () throws(RPCError) in try subscribe() }
+        do throws(CatalogError) {
+            channel.prependHistory(try await store?.filterSteps(filterID: filterID, after: 0) ?? [])
+        } catch {
+            throw error.rpcError
         }
+    }
+
+    /// The authorizer's refusal of a call to `method` with `head`; `nil` when it may run (or
+    /// the server runs open). A Session checks each action with the method it stands for.
+    func refusal(of head: RequestHead, for method: MethodDescriptor) -> RPCError? {
+        authorizer?.authorize(head, for: method).refusal
     }
 
     private func subscriberLeft(_ holder: WatchQuota.Holder) {

@@ -6,7 +6,18 @@ import Synchronization
 /// One `Filters/Watch` stream, pulled by the transport. It keeps no queue: what it has not
 /// sent yet is read from the channel's retained history when the client can take more, so a
 /// slow subscriber costs a few integers and never holds back writers or other subscribers.
+///
+/// A `Filters/Session` is the same stream with its actions' answers (`SessionAnswers`): while
+/// an action is applied, live changes wait; its answer then takes the place of the change it
+/// made (tagged), or comes as an `ack` once the client has the state it acted on.
 final class FilterSubscription: ResponseSource {
+    /// How the client asked to be served.
+    struct Options: Sendable {
+        var sinceRevision: Int64?
+        var delivery: FilterDelivery
+        var heartbeatSeconds: Int
+    }
+
     /// Where the subscriber starts.
     enum Start {
         /// A snapshot of this state (with `reset` when it replaces history that is gone), then synced.
@@ -37,6 +48,8 @@ final class FilterSubscription: ResponseSource {
         var lastSent: ContinuousClock.Instant
         var end: ResponseTrailers?
         var closed = false
+        /// On a Session: the answers it owes.
+        var session: SessionAnswers?
     }
 
     private let channel: FilterChannel
@@ -51,25 +64,26 @@ final class FilterSubscription: ResponseSource {
     private let state: Mutex<State>
 
     init(
-        channel: FilterChannel, start: Start, delivery: FilterDelivery, heartbeatInterval: Duration,
+        channel: FilterChannel, start: Start, _ options: Options, session: Bool,
         contentType: ContentType, head: RequestHead?, waker: ResponseWaker,
         onClose: @escaping @Sendable (FilterSubscription) -> Void
     ) {
         self.channel = channel
-        self.delivery = delivery
-        self.heartbeatInterval = heartbeatInterval
+        self.delivery = options.delivery
+        self.heartbeatInterval = .seconds(options.heartbeatSeconds)
         self.head = head
         self.codec = contentType.codec
         self.codecName = contentType.codecName
         self.waker = waker
         self.onClose = onClose
-        let initial: State
+        var initial: State
         switch start {
         case .snapshot(let snapshot, let reset):
             initial = State(snapshot: PendingSnapshot(snapshot, reset: reset), delivered: snapshot.revision, syncAt: snapshot.revision, lastSent: .now)
         case .resume(let after, let syncedAt):
             initial = State(delivered: after, syncAt: syncedAt, lastSent: .now)
         }
+        if session { initial.session = SessionAnswers() }
         state = Mutex(initial)
     }
 
@@ -103,6 +117,30 @@ final class FilterSubscription: ResponseSource {
         return first
     }
 
+    // MARK: Session → subscriber
+
+    /// A Session's action is being applied: live changes wait for its answer.
+    func beginAction() {
+        state.withLock { $0.session?.begin() }
+    }
+
+    /// The action begun last did this; it is answered in its place.
+    func answerAction(tag: String?, _ outcome: SessionAnswers.Outcome) {
+        state.withLock { $0.session?.answer(SessionAnswers.Answer(tag: tag, outcome: outcome)) }
+        waker.wake()
+    }
+
+    /// Answers not sent yet.
+    var unsentAnswers: Int {
+        state.withLock { $0.session?.count ?? 0 }
+    }
+
+    /// Ends the Session with `trailers` once every action is answered.
+    func endOnceAnswered(_ trailers: ResponseTrailers) {
+        state.withLock { $0.session?.endWhenAnswered = trailers }
+        waker.wake()
+    }
+
     // MARK: ResponseSource (the transport's thread)
 
     func next() -> ResponsePull {
@@ -125,6 +163,7 @@ final class FilterSubscription: ResponseSource {
             state.syncAt = nil
             return encode(FilterEvent(kind: .synced, revision: state.delivered))
         }
+        if state.syncAt == nil, let session = state.session, let pull = sessionEvent(session, &state) { return pull }
         // Live, a `latest` subscriber skips to the newest state; while replaying it takes each one
         // (and skips to the newest only if the history moved past it).
         let newest = delivery == .latest && state.syncAt == nil
@@ -141,12 +180,47 @@ final class FilterSubscription: ResponseSource {
             state.end = end
             return .end(end)
         case .upToDate:
-            if state.heartbeatDue {
-                state.heartbeatDue = false
-                return encode(FilterEvent(kind: .heartbeat, revision: state.delivered))
-            }
-            return .idle
+            return heartbeatOrIdle(&state)
         }
+    }
+
+    /// What a live Session sends next in place of the usual event; `nil`: the usual event.
+    private func sessionEvent(_ session: SessionAnswers, _ state: inout State) -> ResponsePull? {
+        guard let answer = session.first else {
+            if session.applying { return heartbeatOrIdle(&state) }
+            if let end = session.endWhenAnswered {
+                state.end = end
+                return .end(end)
+            }
+            return nil
+        }
+        switch answer.outcome {
+        case .changed(let reached), .unchanged(let reached):
+            if reached.revision > state.delivered {
+                // The client has not seen the state acted on: in `everyChange` mode the changes
+                // before it come first, as usual.
+                if delivery == .everyChange, state.delivered < reached.revision - 1 { return nil }
+                guard case .changed = answer.outcome else { return deliver(reached, cachedEvent: nil, &state) }
+                session.removeFirst()
+                let previous = state.delivered
+                state.delivered = reached.revision
+                state.heartbeatDue = false
+                return encode(FilterEvent(kind: .change, revision: reached.revision, previousRevision: previous, state: reached, tag: answer.tag))
+            }
+            // Unchanged, or changed to a state already sent in a later one (a `latest` replay
+            // that skipped over it): acknowledged.
+            session.removeFirst()
+            return encode(FilterEvent(kind: .ack, revision: reached.revision, tag: answer.tag))
+        case .refused(let error):
+            session.removeFirst()
+            return encode(FilterEvent(kind: .ack, revision: state.delivered, tag: answer.tag, error: FilterEvent.ActionError(error)))
+        }
+    }
+
+    private func heartbeatOrIdle(_ state: inout State) -> ResponsePull {
+        guard state.heartbeatDue else { return .idle }
+        state.heartbeatDue = false
+        return encode(FilterEvent(kind: .heartbeat, revision: state.delivered))
     }
 
     /// A `change` event for `next`, from the channel's cache when it follows the revision just

@@ -66,4 +66,15 @@ public struct StatusCode: Hashable, Sendable, CustomStringConvertible {
         guard let index = Self.names.firstIndex(of: name) else { return nil }
         self.rawValue = index
     }
+
+    /// Connect's name of the code, e.g. `not_found` (and `canceled` for CANCELLED).
+    package var connectName: String {
+        self == .cancelled ? "canceled" : name.lowercased()
+    }
+
+    /// The code of a Connect name, e.g. `not_found`.
+    package init?(connectName: String) {
+        guard connectName == connectName.lowercased() else { return nil }
+        self.init(name: connectName == "canceled" ? "CANCELLED" : connectName.uppercased())
+    }
 }

@@ -3,11 +3,6 @@ import RPCCore
 /// How the Connect protocol tells a call's status: the HTTP status of a unary answer, and the
 /// error JSON of a unary body or an end-of-stream envelope, with the contract's detail.
 enum ConnectError {
-    /// Connect's name of a status code, e.g. `not_found` (and `canceled` for CANCELLED).
-    static func codeName(_ code: StatusCode) -> String {
-        code == .cancelled ? "canceled" : code.name.lowercased()
-    }
-
     /// The HTTP status of a unary answer that failed with `code`, as connect-go maps it.
     static func httpStatus(_ code: StatusCode) -> Int {
         switch code {
@@ -52,7 +47,7 @@ enum ConnectError {
         }
 
         init(_ trailers: ResponseTrailers, names: ErrorDetailNames) {
-            code = ConnectError.codeName(trailers.code)
+            code = trailers.code.connectName
             message = trailers.message.isEmpty ? nil : trailers.message
             if let detail = trailers.detail, let bytes = try? JSONCodec.shared.encode(detail) {
                 details = [Detail(type: names.connectType, value: Base64.encode(bytes).replacing("=", with: ""), debug: detail)]
