@@ -4,15 +4,28 @@ import CatalogViewModels
 import ObservationTestSupport
 import Testing
 
-/// `FilterModel` on the built-in `categories` filter of an `InProcessCatalog`: the Watch's
-/// states, another client's changes, the model's own actions and refusals, a lost stream.
+/// `FilterModel` on the built-in `categories` filter of an `InProcessCatalog`: the states,
+/// another client's changes, the model's own actions and refusals, a lost stream; the same
+/// seen by the view whether the model follows the filter in sessions or by Watch and calls.
 @Suite("FilterModel")
 @MainActor
 struct FilterModelTests {
-    @Test("run() shows the filter's snapshot and becomes live; it returns when its task is cancelled")
-    func snapshot() async throws {
+    /// How the model follows its filter.
+    enum Following: CaseIterable, Sendable {
+        /// `Filters/Session`: the client streams both ways.
+        case inSessions
+        /// Watch and unary calls: a client without sessions.
+        case byWatchAndCalls
+
+        func filters(_ filters: FiltersClient) -> any FiltersClientProtocol {
+            self == .inSessions ? filters : HeldFilters(filters)
+        }
+    }
+
+    @Test("run() shows the filter's snapshot and becomes live; it returns when its task is cancelled", arguments: Following.allCases)
+    func snapshot(following: Following) async throws {
         let catalog = try await InProcessCatalog.start(seedDemo: true)
-        let model = FilterModel(filters: catalog.client.filters, filterId: "categories")
+        let model = FilterModel(filters: following.filters(catalog.client.filters), filterId: "categories")
         #expect(model.connection == .connecting)
         #expect(model.revision == nil && model.options.isEmpty)
 
@@ -31,10 +44,10 @@ struct FilterModelTests {
         await catalog.close()
     }
 
-    @Test("a selection made by another client shows up in the model with its revision")
-    func followsAnotherClient() async throws {
+    @Test("a selection made by another client shows up in the model with its revision", arguments: Following.allCases)
+    func followsAnotherClient(following: Following) async throws {
         let catalog = try await InProcessCatalog.start(seedDemo: true)
-        let model = FilterModel(filters: catalog.client.filters, filterId: "categories")
+        let model = FilterModel(filters: following.filters(catalog.client.filters), filterId: "categories")
         let running = Task { await model.run() }
         try await waitUntil("the model is live") { model.connection == .live }
         let option = try #require(model.options.last)
@@ -144,11 +157,11 @@ struct FilterModelTests {
         await catalog.close()
     }
 
-    @Test("an action the server refuses sets lastError and leaves the state; a later success clears it")
-    func refusedAction() async throws {
+    @Test("an action the server refuses sets lastError and leaves the state; a later success clears it", arguments: Following.allCases)
+    func refusedAction(following: Following) async throws {
         let catalog = try await InProcessCatalog.start(
             seedDemo: true, tokens: [("r", .reader, "reader-secret"), ("w", .writer, "writer-secret")])
-        let reader = FilterModel(filters: catalog.newClient(bearerToken: "reader-secret").filters, filterId: "categories")
+        let reader = FilterModel(filters: following.filters(catalog.newClient(bearerToken: "reader-secret").filters), filterId: "categories")
         let running = Task { await reader.run() }
         try await waitUntil("the reader's model is live") { reader.connection == .live }
         let revision = reader.revision
@@ -168,23 +181,30 @@ struct FilterModelTests {
         #expect(reader.revision == revision)
         #expect(try await catalog.newClient(bearerToken: "reader-secret").filters.get("categories").revision == revision)
 
-        let writer = FilterModel(filters: catalog.newClient(bearerToken: "writer-secret").filters, filterId: "categories")
+        let writer = FilterModel(filters: following.filters(catalog.newClient(bearerToken: "writer-secret").filters), filterId: "categories")
+        let writing = Task { await writer.run() }
+        try await waitUntil("the writer's model is live") { writer.connection == .live }
         await writer.select(987_654_321)
         #expect(writer.lastError?.code == .notFound)
         #expect(writer.lastError?.reason == "unknownOption")
         await writer.select(option.id)
         #expect(writer.lastError == nil)
         #expect(writer.selectedOptionId == option.id)
+        await writer.select(option.id)
+        #expect(writer.lastError == nil, "a selection that changes nothing is no error")
+        #expect(writer.selectedOptionId == option.id)
 
+        writing.cancel()
+        await writing.value
         running.cancel()
         await running.value
         await catalog.close()
     }
 
-    @Test("closing the catalog makes the model reconnecting with UNAVAILABLE")
-    func reconnecting() async throws {
+    @Test("closing the catalog makes the model reconnecting with UNAVAILABLE", arguments: Following.allCases)
+    func reconnecting(following: Following) async throws {
         let catalog = try await InProcessCatalog.start(seedDemo: true)
-        let model = FilterModel(filters: catalog.client.filters, filterId: "categories")
+        let model = FilterModel(filters: following.filters(catalog.client.filters), filterId: "categories")
         let running = Task { await model.run() }
         try await waitUntil("the model is live") { model.connection == .live }
         let revision = model.revision
@@ -199,10 +219,10 @@ struct FilterModelTests {
         await running.value
     }
 
-    @Test("a Watch that cannot go on (no such filter) makes the model failed and ends run()")
-    func failed() async throws {
+    @Test("a Watch that cannot go on (no such filter) makes the model failed and ends run()", arguments: Following.allCases)
+    func failed(following: Following) async throws {
         let catalog = try await InProcessCatalog.start()
-        let model = FilterModel(filters: catalog.client.filters, filterId: "no-such-filter")
+        let model = FilterModel(filters: following.filters(catalog.client.filters), filterId: "no-such-filter")
         await model.run()
         guard case .failed(let error) = model.connection else {
             Issue.record("connection is \(model.connection)")

@@ -98,3 +98,13 @@ final class HeldFilters: FiltersClientProtocol {
             onInterruption: onInterruption)
     }
 }
+
+extension HeldFilters {
+    /// None: the held writes are unary calls, so a model of these filters watches and calls.
+    func session<Result: Sendable>(
+        _ filterId: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int?, options: CallOptions,
+        _ body: @Sendable (FilterSession) async throws -> Result
+    ) async throws -> Result {
+        throw RPCError(.unimplemented, "HeldFilters makes no sessions")
+    }
+}

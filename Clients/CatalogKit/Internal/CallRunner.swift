@@ -99,6 +99,17 @@ struct CallRunner: Sendable {
         try await rpc.clientStreaming(method, options: resolved(options, over: streamDefaults), requests: requests)
     }
 
+    /// A bidirectional stream lives as long as both sides want, as a server stream does. Never retried.
+    func bidirectionalStreaming<Request, Response, Result: Sendable>(
+        _ method: BidirectionalStreamingMethod<Request, Response>,
+        options: CallOptions,
+        requests: @escaping @Sendable (RequestWriter<Request>) async throws -> Void,
+        responses: (ResponseStream<Response>) async throws -> Result
+    ) async throws -> Result {
+        try await rpc.bidirectionalStreaming(
+            method, options: resolved(options, over: streamDefaults), requests: requests, responses: responses)
+    }
+
     func serverStreaming<Request, Response>(
         _ method: ServerStreamingMethod<Request, Response>,
         _ request: Request,

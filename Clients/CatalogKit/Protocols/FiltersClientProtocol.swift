@@ -30,6 +30,12 @@ public protocol FiltersClientProtocol: Sendable {
         _ filterId: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int?, options: CallOptions,
         onInterruption: @escaping @Sendable (RPCError) -> Void
     ) -> FilterWatch
+    /// See ``FiltersClient/session(_:sinceRevision:delivery:heartbeatSeconds:options:_:)``. A fake
+    /// without sessions throws UNIMPLEMENTED: `FilterModel` then watches and calls instead.
+    func session<Result: Sendable>(
+        _ filterId: String, sinceRevision: Int64?, delivery: FilterDelivery, heartbeatSeconds: Int?, options: CallOptions,
+        _ body: @Sendable (FilterSession) async throws -> Result
+    ) async throws -> Result
 }
 
 extension FiltersClientProtocol {
@@ -83,5 +89,14 @@ extension FiltersClientProtocol {
         watch(
             filterId, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds, options: options,
             onInterruption: onInterruption)
+    }
+
+    /// The requirement with ``FiltersClient``'s defaults.
+    public func session<Result: Sendable>(
+        _ filterId: String, sinceRevision: Int64? = nil, delivery: FilterDelivery = .latest, heartbeatSeconds: Int? = nil,
+        options: CallOptions = .defaults, _ body: @Sendable (FilterSession) async throws -> Result
+    ) async throws -> Result {
+        try await session(
+            filterId, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds, options: options, body)
     }
 }

@@ -122,4 +122,63 @@ public struct FiltersClient: Sendable {
         )
         return FilterWatch(runner: runner, request: request, options: options, backoff: resumeBackoff, onInterruption: onInterruption)
     }
+
+    /// Runs `body` with a ``FilterSession`` of filter `filterId`: its events and its actions on
+    /// one `Filters/Session` stream, which ends when `body` returns.
+    ///
+    /// - Parameters:
+    ///   - filterId: The filter, e.g. `"categories"`.
+    ///   - sinceRevision: Start with the changes after this revision rather than a snapshot.
+    ///   - delivery: As for ``watch(_:sinceRevision:delivery:heartbeatSeconds:options:onInterruption:)``.
+    ///   - heartbeatSeconds: A `heartbeat` after this many quiet seconds (server default 15).
+    ///   - options: Per-call settings; their timeout bounds the session. The client's default
+    ///     timeout does not.
+    /// - Returns: What `body` returns.
+    /// - Throws: `RPCError` UNIMPLEMENTED at once where the transport cannot stream both ways
+    ///   (URLSession; an HTTP/1.1 path); `body`'s error.
+    public func session<Result: Sendable>(
+        _ filterId: String,
+        sinceRevision: Int64? = nil,
+        delivery: FilterDelivery = .latest,
+        heartbeatSeconds: Int? = nil,
+        options: CallOptions = .defaults,
+        _ body: @Sendable (FilterSession) async throws -> Result
+    ) async throws -> Result {
+        let opening = FilterSessionRequest(
+            filterId: filterId, sinceRevision: sinceRevision, delivery: delivery, heartbeatSeconds: heartbeatSeconds)
+        let (actions, actionInput) = AsyncStream.makeStream(of: FilterSessionRequest.self)
+        let (events, eventInput) = AsyncThrowingStream.makeStream(of: FilterEvent.self)
+        let answers = SessionAnswerWaiters()
+        let session = FilterSession(events: events, actions: actionInput, answers: answers)
+        defer {
+            actionInput.finish()
+            answers.end(RPCError(.cancelled, "the session has ended"))
+            eventInput.finish()
+        }
+        return try await runner.bidirectionalStreaming(FiltersService.session, options: options) { writer in
+            try await writer.write(opening)
+            for await action in actions { try await writer.write(action) }
+        } responses: { responses in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do {
+                        for try await event in responses {
+                            answers.answer(event)
+                            eventInput.yield(event)
+                        }
+                        answers.end(RPCError(.cancelled, "the session has ended"))
+                        eventInput.finish()
+                    } catch {
+                        answers.end(error)
+                        eventInput.finish(throwing: error)
+                    }
+                }
+                defer {
+                    responses.cancel()
+                    group.cancelAll()
+                }
+                return try await body(session)
+            }
+        }
+    }
 }
