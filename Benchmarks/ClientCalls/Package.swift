@@ -4,8 +4,9 @@ import PackageDescription
 // Client call benchmarks, each a CatalogClient's GetItem one call after another: through the
 // InProcessTransport against nghttp2 on loopback (`Benchmarks/in-process.sh`), with three
 // client interceptors against none (`Benchmarks/interceptors.sh`), and over URLSessionTransport
-// against nghttp2 (`Benchmarks/urlsession.sh`); and a client stream into a slow handler, both
-// ends' memory (`Benchmarks/stream-memory.sh`). Their own package so that the main build stays lean.
+// against nghttp2 (`Benchmarks/urlsession.sh`); a client stream into a slow handler, both
+// ends' memory (`Benchmarks/stream-memory.sh`); a filter action on a Session against unary
+// Select (`Benchmarks/session.sh`). Their own package so that the main build stays lean.
 let package = Package(
     name: "client-call-benchmarks",
     platforms: [.macOS(.v15)],
@@ -32,6 +33,10 @@ let package = Package(
                 .product(name: "CatalogKit", package: "catalog"),
                 .product(name: "CatalogTesting", package: "catalog"),
             ]
+        ),
+        .executableTarget(
+            name: "session-benchmark",
+            dependencies: ["ClientCallTiming", .product(name: "CatalogKit", package: "catalog")]
         ),
         .executableTarget(
             name: "stream-memory-benchmark",
