@@ -6,6 +6,7 @@ import Logging
 import MetricsTestKit
 import RPCCore
 import Synchronization
+import TestSupport
 import Testing
 
 /// `Configuration.interceptors` and `CatalogClient.withResponse(_:)`: interceptors run in
@@ -14,7 +15,7 @@ import Testing
 /// response metadata is at hand.
 @Suite("Client interceptors and response metadata")
 struct ClientInterceptorTests {
-    @Test("interceptors run first-outermost around unary calls, Watch opens and raw calls, and see each end")
+    @Test("interceptors run first-outermost around unary calls, Watch streams and raw calls, and see each to its end")
     func order() async throws {
         let catalog = try await InProcessCatalog.start(seedDemo: true)
         let trace = Trace()
@@ -28,9 +29,17 @@ struct ClientInterceptorTests {
         _ = try? await client.items.get(id: 9_999)
         #expect(trace.lines.withLock { $0 } == ["a> GetItem", "b> GetItem", "b< NOT_FOUND", "a< NOT_FOUND"])
         trace.lines.withLock { $0 = [] }
-        var events = client.filters.watch("categories").makeAsyncIterator()
-        #expect(try await events.next()?.kind == .snapshot)
-        #expect(trace.lines.withLock { $0 } == ["a> Watch", "b> Watch", "b< OK", "a< OK"])
+        let (first, firstInput) = AsyncStream.makeStream(of: FilterEvent.Kind?.self)
+        let watching = Task {
+            for try await event in client.filters.watch("categories") { firstInput.yield(event.kind) }
+        }
+        var firstEvents = first.makeAsyncIterator()
+        #expect(await firstEvents.next() == .snapshot)
+        #expect(trace.lines.withLock { $0 } == ["a> Watch", "b> Watch"], "the stream is open, not ended")
+        watching.cancel()
+        _ = await watching.result
+        try await eventually("the interceptors saw the Watch end") { trace.lines.withLock { $0.count } == 4 }
+        #expect(trace.lines.withLock { $0 } == ["a> Watch", "b> Watch", "b< CANCELLED", "a< CANCELLED"])
         trace.lines.withLock { $0 = [] }
         for try await _ in try await client.raw.call("catalog.v1.Categories/List", request: []) {}
         #expect(trace.lines.withLock { $0 } == ["a> List", "b> List", "b< OK", "a< OK"])

@@ -5,7 +5,8 @@ import RPCCore
 /// took; a failure also with its message and reason.
 ///
 /// A success is logged at `level` (default `.debug`), a failure at `failureLevel` (default
-/// `.info`). For a server stream (a Watch), "ended" is when the call opened.
+/// `.info`). A stream (a Watch, a Session) ends when its last message was read, or when it was
+/// cancelled (CANCELLED).
 public struct LoggingInterceptor: ClientInterceptor {
     /// Where the lines go.
     public var logger: Logger

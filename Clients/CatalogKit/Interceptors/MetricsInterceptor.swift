@@ -3,8 +3,8 @@ import RPCCore
 
 /// Counts each call through swift-metrics when it ends, and times it:
 /// `rpc_client_calls_total` and `rpc_client_duration_seconds`, both with the dimensions
-/// `method` (the path) and `code` (`OK`, `NOT_FOUND`…). For a server stream (a Watch), the
-/// time is until the call opened.
+/// `method` (the path) and `code` (`OK`, `NOT_FOUND`…). A stream (a Watch, a Session) is timed
+/// from its opening to its end.
 public struct MetricsInterceptor: ClientInterceptor {
     private let factory: any MetricsFactory
 

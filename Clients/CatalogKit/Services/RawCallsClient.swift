@@ -38,13 +38,14 @@ public struct RawCallsClient: Sendable {
         let transport = runner.rpc.transport
         let context = ClientCallContext(method: method, options: try await runner.resolved(options, over: runner.defaults))
         return try await runner.openStreams.open { () async throws(RPCError) in
-            try await runner.rpc.interceptors.run(context) { (context) async throws(RPCError) in
+            let call = try await runner.rpc.interceptors.openStream(context) { (context) async throws(RPCError) in
                 let call = try await transport.openCall(method, options: context.options)
                 // A send that finds the call ended (refused before its request went out) is not
                 // the call's outcome: the stream's end has it.
                 try? await call.send(message, endOfStream: true)
-                return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
+                return call
             }
+            return RawResponseStream(call: call, asJSONFromCBOR: carriesCBOR)
         }
     }
 

@@ -3,10 +3,14 @@
 /// retry it.
 ///
 /// Interceptors run in the order given, the first outermost: the first sees the call before
-/// the others and its result after them. For a unary call `next` returns once the response
-/// arrived; for a server stream, once the call is open and its request sent (its messages and
-/// end come later, through the stream). Each attempt of a client that retries reads goes
-/// through the whole chain.
+/// the others and its result after them. `next` returns (or throws) when the call has ended,
+/// for every kind of call and on every transport: for a unary or client-streaming call once
+/// the response arrived; for a server or bidirectional stream once the stream ended, while
+/// the caller reads it (`next` throws its status, CANCELLED when the caller cancelled or
+/// released it; a stream that could not open throws as it would have ended). The caller's read
+/// that finds the end returns once the interceptors have seen it. A stream already handed to
+/// its caller is not opened again: calling `next` again returns or throws its end once more.
+/// Each attempt of a client that retries reads goes through the whole chain.
 ///
 /// ```swift
 /// struct RequestID: ClientInterceptor {

@@ -93,15 +93,15 @@ extension RPCClient {
     /// The call ends when `responses` returns: a call still open is then cancelled, and so is
     /// a `requests` still writing. An error of `requests`' own cancels the call and is
     /// rethrown as it is; the server's status arrives as the `RPCError` that iterating the
-    /// responses throws. Interceptors see the opening of the call, as for a server stream.
+    /// responses throws. Interceptors see the call to its end, as for a server stream.
     public func bidirectionalStreaming<Request, Response, Result: Sendable>(
         _ method: BidirectionalStreamingMethod<Request, Response>,
         options: CallOptions = .defaults,
         requests: @escaping @Sendable (RequestWriter<Request>) async throws -> Void,
         responses: (ResponseStream<Response>) async throws -> Result
     ) async throws -> Result {
-        let call = try await interceptors.run(ClientCallContext(method: method.descriptor, options: options)) {
-            (context) async throws(RPCError) in try await transport.openCall(method.descriptor, options: context.options)
+        let call = try await interceptors.openStream(ClientCallContext(method: method.descriptor, options: options)) {
+            [transport] (context) async throws(RPCError) in try await transport.openCall(method.descriptor, options: context.options)
         }
         let producerError = ProducerError()
         let writer = RequestWriter<Request>(call: call, codec: codec)

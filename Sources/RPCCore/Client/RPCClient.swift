@@ -80,27 +80,14 @@ public struct RPCClient: Sendable {
         _ request: Request,
         options: CallOptions = .defaults
     ) async throws(RPCError) -> ResponseStream<Response> {
-        return try await interceptors.run(ClientCallContext(method: method.descriptor, options: options)) {
-            (call) async throws(RPCError) in try await open(method, request, options: call.options)
+        let bytes = try codec.encode(request)
+        let call = try await interceptors.openStream(ClientCallContext(method: method.descriptor, options: options)) {
+            [transport] (call) async throws(RPCError) in
+            let stream = try await transport.openCall(method.descriptor, options: call.options)
+            // A send that finds the call ended is not the call's outcome: the stream's end has it.
+            try? await stream.send(bytes, endOfStream: true)
+            return stream
         }
-    }
-
-    /// Opens a server-streaming call on the transport and sends its request.
-    private func open<Request, Response>(
-        _ method: ServerStreamingMethod<Request, Response>,
-        _ request: Request,
-        options: CallOptions
-    ) async throws(RPCError) -> ResponseStream<Response> {
-        let call = try await transport.openCall(method.descriptor, options: options)
-        let bytes: [UInt8]
-        do {
-            bytes = try codec.encode(request)
-        } catch {
-            call.cancel()
-            throw error
-        }
-        // A send that finds the call ended is not the call's outcome: the stream's end has it.
-        try? await call.send(bytes, endOfStream: true)
         return ResponseStream(call: call, codec: codec)
     }
 
