@@ -50,7 +50,7 @@ struct WireEnumTests {
 
     @Test("init(rawValue:) and allCases know the known values only, as the schema lists them")
     func knownValuesOnly() {
-        #expect(FilterEvent.Kind.allCases.map(\.rawValue) == ["snapshot", "change", "synced", "heartbeat"])
+        #expect(FilterEvent.Kind.allCases.map(\.rawValue) == ["snapshot", "change", "synced", "heartbeat", "ack"])
         #expect(FilterPresentation.allCases.map(\.rawValue) == ["expanded", "collapsed"])
         #expect(FilterSource.allCases.map(\.rawValue) == ["categories"])
         #expect(FilterEvent.Kind(rawValue: "digest") == nil)

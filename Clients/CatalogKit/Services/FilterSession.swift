@@ -17,9 +17,9 @@ import Synchronization
 ///
 /// ```swift
 /// try await catalog.filters.session("categories") { session in
-///     async let shown: Void = { for try await event in session.events { if let state = event.state { render(state) } } }()
+///     let showing = Task { for try await event in session.events { if let state = event.state { render(state) } } }
+///     defer { showing.cancel() }
 ///     _ = try await session.perform(.select(optionId: 3))
-///     try await shown
 /// }
 /// ```
 public struct FilterSession: Sendable {
