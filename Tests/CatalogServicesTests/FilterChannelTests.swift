@@ -44,7 +44,8 @@ struct FilterChannelTests {
     static func next(_ channel: FilterChannel, after delivered: Int64) -> String {
         switch channel.successor(of: delivered, newest: false, codec: "json") {
         case .upToDate: "up to date"
-        case .state(let state, _): state == Self.state(state.revision) ? "\(state.revision)" : "\(state.revision), rebuilt wrong"
+        case .state(let state): state == Self.state(state.revision) ? "\(state.revision)" : "\(state.revision), rebuilt wrong"
+        case .encoded(let revision, _): "\(revision), encoded"
         case .compacted(let oldest): "compacted, oldest \(oldest)"
         }
     }
@@ -57,7 +58,7 @@ struct FilterChannelTests {
         for delivered in (Int64(0)..<120).shuffled(using: &generator) {
             #expect(Self.next(channel, after: delivered) == "\(delivered + 1)")
         }
-        guard case .state(let newest, _) = channel.successor(of: 3, newest: true, codec: "json") else {
+        guard case .state(let newest) = channel.successor(of: 3, newest: true, codec: "json") else {
             Issue.record("no newest state")
             return
         }
@@ -143,25 +144,52 @@ struct FilterChannelTests {
     @Test("the change event is kept once per codec, so JSON and CBOR subscribers each share theirs")
     func eventPerCodec() {
         let channel = Self.channel(1...2)
-        channel.cacheChangeEvent([1], revision: 2, codec: "json")
-        channel.cacheChangeEvent([2], revision: 2, codec: "cbor")
-        channel.cacheChangeEvent([3], revision: 2, codec: "cbor")
+        channel.cacheChangeEvent([1], revision: 2, previous: 1, codec: "json")
+        channel.cacheChangeEvent([2], revision: 2, previous: 1, codec: "cbor")
+        channel.cacheChangeEvent([3], revision: 2, previous: 1, codec: "cbor")
         for (codec, bytes) in [("json", [UInt8]([1])), ("cbor", [2])] {
-            guard case .state(let state, let cached) = channel.successor(of: 1, newest: false, codec: codec) else {
-                Issue.record("no successor for \(codec)")
+            guard case .encoded(let revision, let cached) = channel.successor(of: 1, newest: false, codec: codec) else {
+                Issue.record("no encoded successor for \(codec)")
                 continue
             }
-            #expect(state.revision == 2 && cached == bytes, "\(codec)")
+            #expect(revision == 2 && cached == bytes, "\(codec)")
         }
+    }
+
+    @Test("a latest subscriber that skipped to the newest state shares the event of those that skipped from the same revision")
+    func eventPerPreviousRevision() {
+        let channel = Self.channel(1...6)
+        channel.cacheChangeEvent([4], revision: 6, previous: 4, codec: "json")
+        channel.cacheChangeEvent([5], revision: 6, previous: 5, codec: "json")
+        guard case .encoded(6, let fromFour) = channel.successor(of: 4, newest: true, codec: "json"),
+            case .encoded(6, let fromFive) = channel.successor(of: 5, newest: true, codec: "json")
+        else {
+            Issue.record("the skipping subscribers' events are not kept")
+            return
+        }
+        #expect(fromFour == [4] && fromFive == [5])
+        guard case .state(let state) = channel.successor(of: 3, newest: true, codec: "json") else {
+            Issue.record("a subscriber skipping from 3 has no event kept yet: it gets the state to encode")
+            return
+        }
+        #expect(state == Self.state(6))
+        for previous in Int64(0)...3 { channel.cacheChangeEvent([UInt8(previous)], revision: 6, previous: previous, codec: "json") }
+        let kept = (Int64(0)...5).filter { previous in
+            if case .encoded = channel.successor(of: previous, newest: true, codec: "json") { return true }
+            return false
+        }
+        #expect(kept == [0, 1, 4, 5], "at most four encodings a revision, the first kept")
     }
 
     @Test("cached events beyond their bytes go, oldest first")
     func eventCacheBounded() {
         let channel = Self.channel(1...10, retention: .init(changes: 1024, bytes: 8 << 20, cachedEventBytes: 300))
-        for revision in Int64(2)...10 { channel.cacheChangeEvent([UInt8](repeating: UInt8(revision), count: 100), revision: revision, codec: "json") }
+        for revision in Int64(2)...10 {
+            channel.cacheChangeEvent([UInt8](repeating: UInt8(revision), count: 100), revision: revision, previous: revision - 1, codec: "json")
+        }
         let cached = (Int64(1)...9).map { delivered -> Bool in
-            guard case .state(_, let event) = channel.successor(of: delivered, newest: false, codec: "json") else { return false }
-            return event != nil
+            if case .encoded = channel.successor(of: delivered, newest: false, codec: "json") { return true }
+            return false
         }
         #expect(cached == [false, false, false, false, false, false, true, true, true])
     }

@@ -22,20 +22,25 @@ final class FilterChannel: Sendable {
         var cachedEventBytes = 16 << 20
     }
 
-    /// One retained step and, once a subscriber needed it, the encoded `change` event that
-    /// follows the previous revision (what every subscriber that keeps up receives), by codec.
+    /// One retained step and, once subscribers needed them, the encoded `change` events to it,
+    /// by codec and by the revision they follow: the one before it (what every subscriber that
+    /// keeps up receives) and those a `latest` subscriber that fell behind skips from (a burst
+    /// of changes leaves many subscribers behind by the same revisions).
     private struct Entry {
+        /// Encodings kept per step, at most.
+        static let eventsKept = 4
+
         let step: FilterStep
         let size: Int
-        var changeEvents: [(codec: String, bytes: [UInt8])] = []
+        var changeEvents: [(codec: String, previous: Int64, bytes: [UInt8])] = []
 
         init(_ step: FilterStep) {
             self.step = step
             self.size = step.storedSize
         }
 
-        func changeEvent(codec: String) -> [UInt8]? {
-            changeEvents.first { $0.codec == codec }?.bytes
+        func changeEvent(codec: String, previous: Int64) -> [UInt8]? {
+            changeEvents.first { $0.previous == previous && $0.codec == codec }?.bytes
         }
     }
 
@@ -212,7 +217,9 @@ final class FilterChannel: Sendable {
     /// is no longer retained.
     enum Successor {
         case upToDate
-        case state(FilterState, cachedEvent: [UInt8]?)
+        /// The next state's `change` event, encoded already for a subscriber at `delivered`.
+        case encoded(revision: Int64, event: [UInt8])
+        case state(FilterState)
         case compacted(oldestRetained: Int64)
     }
 
@@ -224,9 +231,10 @@ final class FilterChannel: Sendable {
             let wanted = newest ? current.revision : delivered + 1
             guard wanted >= oldest else { return .compacted(oldestRetained: oldest) }
             let index = Int(wanted - oldest)
-            let cached = wanted == delivered + 1 && state.steps.indices.contains(index)
-                ? state.steps[index].changeEvent(codec: codec) : nil
-            return .state(rebuild(wanted, &state), cachedEvent: cached)
+            if state.steps.indices.contains(index), let event = state.steps[index].changeEvent(codec: codec, previous: delivered) {
+                return .encoded(revision: wanted, event: event)
+            }
+            return .state(rebuild(wanted, &state))
         }
     }
 
@@ -255,14 +263,16 @@ final class FilterChannel: Sendable {
         return rebuilt
     }
 
-    /// Keeps the encoding of the `change` event for `revision` after `revision - 1`, within the
-    /// cache's bytes: past them, the oldest revisions' encodings go.
-    func cacheChangeEvent(_ bytes: [UInt8], revision: Int64, codec: String) {
+    /// Keeps the encoding of the `change` event for `revision` after `previous`, within the
+    /// cache's bytes (past them, the oldest revisions' encodings go) and `Entry.eventsKept`.
+    func cacheChangeEvent(_ bytes: [UInt8], revision: Int64, previous: Int64, codec: String) {
         state.withLock { state in
             guard let first = state.steps.first?.step.revision else { return }
             let index = Int(revision - first)
-            guard state.steps.indices.contains(index), state.steps[index].changeEvent(codec: codec) == nil else { return }
-            state.steps[index].changeEvents.append((codec, bytes))
+            guard state.steps.indices.contains(index), state.steps[index].changeEvents.count < Entry.eventsKept,
+                state.steps[index].changeEvent(codec: codec, previous: previous) == nil
+            else { return }
+            state.steps[index].changeEvents.append((codec, previous, bytes))
             state.cachedEventBytes += bytes.count
             var oldest = 0
             while state.cachedEventBytes > retention.cachedEventBytes, oldest < index {

@@ -168,11 +168,16 @@ final class FilterSubscription: ResponseSource {
         // (and skips to the newest only if the history moved past it).
         let newest = delivery == .latest && state.syncAt == nil
         switch channel.successor(of: state.delivered, newest: newest, codec: codecName) {
-        case .state(let next, let cachedEvent):
-            return deliver(next, cachedEvent: cachedEvent, &state)
+        case .encoded(let revision, let event):
+            return deliver(encoded: event, revision: revision, &state)
+        case .state(let next):
+            return deliver(next, &state)
         case .compacted where delivery == .latest:
-            guard case .state(let next, _) = channel.successor(of: state.delivered, newest: true, codec: codecName) else { return .idle }
-            return deliver(next, cachedEvent: nil, &state)
+            switch channel.successor(of: state.delivered, newest: true, codec: codecName) {
+            case .encoded(let revision, let event): return deliver(encoded: event, revision: revision, &state)
+            case .state(let next): return deliver(next, &state)
+            case .upToDate, .compacted: return .idle
+            }
         case .compacted(let oldest):
             let error = CatalogError.revisionCompacted(state.delivered, oldestRetained: oldest).rpcError
             let end = ResponseTrailers(
@@ -200,7 +205,7 @@ final class FilterSubscription: ResponseSource {
                 // The client has not seen the state acted on: in `everyChange` mode the changes
                 // before it come first, as usual.
                 if delivery == .everyChange, state.delivered < reached.revision - 1 { return nil }
-                guard case .changed = answer.outcome else { return deliver(reached, cachedEvent: nil, &state) }
+                guard case .changed = answer.outcome else { return deliver(reached, &state) }
                 session.removeFirst()
                 let previous = state.delivered
                 state.delivered = reached.revision
@@ -223,16 +228,23 @@ final class FilterSubscription: ResponseSource {
         return encode(FilterEvent(kind: .heartbeat, revision: state.delivered))
     }
 
-    /// A `change` event for `next`, from the channel's cache when it follows the revision just
-    /// before it (then encoded once for every subscriber that keeps up).
-    private func deliver(_ next: FilterState, cachedEvent: [UInt8]?, _ state: inout State) -> ResponsePull {
+    /// The `change` event to `revision` that the channel holds encoded for this subscriber's
+    /// previous revision.
+    private func deliver(encoded event: [UInt8], revision: Int64, _ state: inout State) -> ResponsePull {
+        state.delivered = revision
+        state.heartbeatDue = false
+        return .message(event)
+    }
+
+    /// A `change` event for `next`, encoded and kept in the channel's cache: encoded once for the
+    /// subscribers that keep up, and once for those that skip to it from the same revision.
+    private func deliver(_ next: FilterState, _ state: inout State) -> ResponsePull {
         let previous = state.delivered
         state.delivered = next.revision
         state.heartbeatDue = false
-        if let cachedEvent { return .message(cachedEvent) }
         let pull = encode(FilterEvent(kind: .change, revision: next.revision, previousRevision: previous, state: next))
-        if case .message(let bytes) = pull, previous == next.revision - 1 {
-            channel.cacheChangeEvent(bytes, revision: next.revision, codec: codecName)
+        if case .message(let bytes) = pull {
+            channel.cacheChangeEvent(bytes, revision: next.revision, previous: previous, codec: codecName)
         }
         return pull
     }

@@ -77,12 +77,12 @@ final class CallStream {
     var queuedResponseBytes: Int { outbound.count }
 
     /// Whether response bytes wait to be sent.
-    var responseWaiting: Bool { !outbound.isEmpty }
+    var responseWaiting: Bool { outbound.count > 0 }
 
     /// Whether the whole response went to nghttp2, trailers included.
     var responseComplete: Bool {
         guard case .ended = machine.response else { return false }
-        return outbound.isEmpty
+        return outbound.count == 0
     }
 
     // MARK: Request side
@@ -403,7 +403,7 @@ final class CallStream {
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
         if count > 0 { watch.sent() }
-        if outbound.isEmpty {
+        if outbound.count == 0 {
             switch machine.bodySent() {
             case .none:
                 break

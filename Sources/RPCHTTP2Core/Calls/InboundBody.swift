@@ -27,8 +27,9 @@ package struct InboundBody {
     /// Messages delivered so far.
     package private(set) var messageCount = 0
 
-    /// Bytes received but not yet made into messages.
-    package var bufferedByteCount: Int { deframer.bufferedByteCount + pendingText.count + body.count }
+    /// Bytes received but not yet made into messages. Stored, so that a read from another module
+    /// loads it where it is rather than calling a getter with a copy of the whole body.
+    package private(set) var bufferedByteCount = 0
 
     package init(_ shape: Shape, maxMessageSize: Int, compression: CompressionAlgorithm) {
         self.shape = shape
@@ -40,6 +41,7 @@ package struct InboundBody {
     /// back now (none while unread messages pile up: `deliver` returns whether they do).
     /// Throws the status the call ends with.
     package mutating func receive(_ bytes: UnsafeRawBufferPointer, deliver: ([UInt8]) -> Bool) throws(RPCError) -> Int {
+        defer { recount() }
         switch shape {
         case .envelopes:
             try deframer.append(bytes)
@@ -65,6 +67,7 @@ package struct InboundBody {
     /// Takes a whole-body message that came without a body (Connect's GET form).
     package mutating func preload(_ message: [UInt8]) {
         body = message
+        recount()
     }
 
     /// Credit withheld while the reader was behind; called once it caught up.
@@ -76,6 +79,7 @@ package struct InboundBody {
 
     /// The body ended: checks that it did not end inside a message, and delivers a whole-body message.
     package mutating func end(deliver: ([UInt8]) -> Bool) throws(RPCError) {
+        defer { recount() }
         switch shape {
         case .envelopes, .base64Envelopes:
             if !pendingText.isEmpty {
@@ -89,6 +93,10 @@ package struct InboundBody {
             messageCount += 1
             _ = deliver(message)
         }
+    }
+
+    private mutating func recount() {
+        bufferedByteCount = deframer.bufferedByteCount + pendingText.count + body.count
     }
 
     /// The bytes that complete groups of four base64 characters, decoded.

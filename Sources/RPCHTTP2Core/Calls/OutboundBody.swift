@@ -7,28 +7,28 @@ import RPCCore
 package struct OutboundBody {
     private var chunks = Deque<FramedMessage>()
     private var offset = 0
-    private var byteCount = 0
+    /// Bytes waiting to be sent. Stored, so that a read from another module loads it where it
+    /// is rather than calling a getter with a copy of the whole body.
+    package private(set) var count = 0
     /// A read found nothing to send, and the front end waits to be told there is more.
     private var deferred = false
     private var parkedWriter: CheckedContinuation<Void, any Error>?
 
     package init() {}
 
-    package var isEmpty: Bool { byteCount == 0 }
-    /// Bytes waiting to be sent.
-    package var count: Int { byteCount }
+    package var isEmpty: Bool { count == 0 }
 
     /// Queues bytes as they are (already framed).
     package mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         chunks.append(FramedMessage(framedBytes: bytes))
-        byteCount += bytes.count
+        count += bytes.count
     }
 
     /// Queues one framed message.
     package mutating func append(_ framed: FramedMessage) {
         chunks.append(framed)
-        byteCount += framed.count
+        count += framed.count
     }
 
     /// Queues one message, framed (compressed first unless `compression` is identity);
@@ -37,7 +37,7 @@ package struct OutboundBody {
     package mutating func appendMessage(_ message: [UInt8], compression: CompressionAlgorithm) -> Int {
         let framed = FramedMessage(message, compression: compression)
         chunks.append(framed)
-        byteCount += framed.count
+        count += framed.count
         return framed.count
     }
 
@@ -61,7 +61,7 @@ package struct OutboundBody {
     /// Lets `writer` go on at once while at most `highWatermark` bytes wait; otherwise holds
     /// it until reads drain the body (see `read`).
     package mutating func admit(_ writer: CheckedContinuation<Void, any Error>, highWatermark: Int) {
-        if byteCount <= highWatermark {
+        if count <= highWatermark {
             writer.resume()
         } else {
             parkedWriter = writer
@@ -79,22 +79,22 @@ package struct OutboundBody {
                 offset += 1
             }
             let start = offset - chunk.prefixCount
-            let count = min(buffer.count - written, chunk.payload.count - start)
-            if count > 0 {
+            let length = min(buffer.count - written, chunk.payload.count - start)
+            if length > 0 {
                 chunk.payload.withUnsafeBytes { source in
-                    let from = UnsafeRawBufferPointer(rebasing: source[start..<start + count])
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + count]).copyMemory(from: from)
+                    let from = UnsafeRawBufferPointer(rebasing: source[start..<start + length])
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + length]).copyMemory(from: from)
                 }
-                written += count
-                offset += count
+                written += length
+                offset += length
             }
             if offset == chunk.count {
                 chunks.removeFirst()
                 offset = 0
             }
         }
-        byteCount -= written
-        if byteCount <= lowWatermark, let writer = parkedWriter {
+        count -= written
+        if count <= lowWatermark, let writer = parkedWriter {
             parkedWriter = nil
             writer.resume()
         }
@@ -110,6 +110,6 @@ package struct OutboundBody {
     package mutating func removeAll() {
         chunks.removeAll()
         offset = 0
-        byteCount = 0
+        count = 0
     }
 }
