@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// A session does not resume by itself: it ends, and ``events`` throw, when the stream is lost.
 /// Actions still unanswered then throw the same error; like a unary write's, their fate is not
-/// known. ``FilterModel`` (CatalogViewModels) resumes from the last revision it showed.
+/// known. `FilterModel` (CatalogViewModels) resumes from the last revision it showed.
 ///
 /// ```swift
 /// try await catalog.filters.session("categories") { session in

@@ -133,6 +133,7 @@ public struct FiltersClient: Sendable {
     ///   - heartbeatSeconds: A `heartbeat` after this many quiet seconds (server default 15).
     ///   - options: Per-call settings; their timeout bounds the session. The client's default
     ///     timeout does not.
+    ///   - body: Reads the session's events and performs its actions; the session ends when it returns.
     /// - Returns: What `body` returns.
     /// - Throws: `RPCError` UNIMPLEMENTED at once where the transport cannot stream both ways
     ///   (URLSession; an HTTP/1.1 path); `body`'s error.
