@@ -1,4 +1,3 @@
-import NIOCore
 import RPCHTTP2Core
 import RPCCore
 
@@ -31,7 +30,7 @@ final class CallStream {
     /// The bytes the connection counts this stream as holding (see `heldBytes`).
     @exclusivity(unchecked) var accountedBytes = 0
     @exclusivity(unchecked) var watch = StreamWatch()
-    @exclusivity(unchecked) private var deadlineTimer: Scheduled<Void>?
+    @exclusivity(unchecked) private var deadlineTimer: (any CallTimer)?
     /// The pulled source of the rest of the response, once the call attached one.
     @exclusivity(unchecked) private var source: (any ResponseSource)?
     @exclusivity(unchecked) private var sourceMetadata = Metadata()
@@ -130,13 +129,12 @@ final class CallStream {
         }
     }
 
-    func armDeadline(on eventLoop: any EventLoop, at deadline: ContinuousClock.Instant, connection: ConnectionCalls) {
-        // Clamped by NIO: the longest `grpc-timeout` (99999999H) is past what it can schedule,
-        // and then simply never fires.
-        let remaining = TimeAmount(ContinuousClock.now.duration(to: deadline))
+    func armDeadline(on loop: any CallLoop, at deadline: ContinuousClock.Instant, connection: ConnectionCalls) {
+        // The longest `grpc-timeout` (99999999H) is past what an event loop can schedule: its
+        // timer is clamped, and then simply never fires.
         // Strongly: a weak reference would put every retain of this stream on the slow path.
         // The timer is cancelled when the call ends or its stream closes, which lets go of it.
-        deadlineTimer = eventLoop.assumeIsolated().scheduleTask(in: remaining) { [self] in
+        deadlineTimer = loop.schedule(after: ContinuousClock.now.duration(to: deadline)) { [self] in
             connection.endCall(self, ResponseTrailers(code: .deadlineExceeded, message: "deadline exceeded"))
         }
     }
@@ -202,7 +200,7 @@ final class CallStream {
     /// it first suspends (`executor` keeps it on this loop after that), so one that does not
     /// suspend has answered through `responder` when this returns too. A subscription's source
     /// is attached at once, and `wakeQueue` pulls it when it wakes.
-    func startInlineCall(on connection: ConnectionCalls, transport: any CallTransport, wakeQueue: SourceWakeQueue, eventLoop: any EventLoop) {
+    func startInlineCall(on connection: ConnectionCalls, transport: any CallTransport, wakeQueue: SourceWakeQueue, loop: any CallLoop) {
         // Moved out, not copied: a copy retains every field of the request and its route.
         guard inlineRequestIsComplete, let request = inline.take() else { return }
         if let failure = request.failure {
@@ -211,9 +209,9 @@ final class CallStream {
         }
         let route = request.route
         guard route.answersImmediately else {
-            let responder = CallResponder(stream: self, connection: connection, wakeQueue: wakeQueue, eventLoop: eventLoop)
+            let responder = CallResponder(stream: self, connection: connection, wakeQueue: wakeQueue, loop: loop)
             let call = InlineCall(head: request.head, first: request.first, second: request.second, streamID: id, responder: responder)
-            let task = Task.immediate(executorPreference: connection.executor) { await route.serve(call) }
+            let task = Task.immediate(executorPreference: loop.taskExecutor) { await route.serve(call) }
             // Kept only while the handler has not answered, for an abort to cancel it.
             if !machine.isFinished, source == nil { inlineTask = task }
             return

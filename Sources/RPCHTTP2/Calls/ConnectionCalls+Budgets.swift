@@ -1,4 +1,3 @@
-import NIOCore
 import RPCCore
 
 /// What the connection's calls hold against its buffer budgets, and the sweeps that end calls
@@ -54,8 +53,8 @@ extension ConnectionCalls {
 
     /// Sweeps the streams once `watchSchedule.interval` has passed, unless a sweep is due already.
     func armSweep() {
-        guard sweepTimer == nil, let schedule = watchSchedule, let eventLoop, let transport, transport.isOpen else { return }
-        sweepTimer = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(schedule.interval)) { [self] in
+        guard sweepTimer == nil, let schedule = watchSchedule, let loop, let transport, transport.isOpen else { return }
+        sweepTimer = loop.schedule(after: schedule.interval) { [self] in
             sweepTimer = nil
             sweep(schedule)
         }

@@ -1,4 +1,3 @@
-import NIOCore
 import RPCCore
 
 /// Starting calls: a complete request head becomes a refusal, a rejection, an inline call or a
@@ -19,9 +18,9 @@ extension ConnectionCalls {
     func answerReadyInlineCalls() {
         guard !readyInlineCalls.isEmpty else { return }
         defer { readyInlineCalls.removeAll(keepingCapacity: true) }
-        guard let transport, let wakeQueue, let eventLoop, transport.isOpen else { return }
+        guard let transport, let wakeQueue, let loop, transport.isOpen else { return }
         for stream in readyInlineCalls {
-            stream.startInlineCall(on: self, transport: transport, wakeQueue: wakeQueue, eventLoop: eventLoop)
+            stream.startInlineCall(on: self, transport: transport, wakeQueue: wakeQueue, loop: loop)
             account(stream)
         }
     }
@@ -30,7 +29,7 @@ extension ConnectionCalls {
     /// once: over the call rate or the buffer budgets, rejected by the protocol's checks or the
     /// authorizer.
     func startCall(on stream: CallStream, headers: RequestHeaders) {
-        guard let transport, let eventLoop, let wakeQueue else { return }
+        guard let transport, let loop, let wakeQueue else { return }
         if cors.isEnabled {
             if headers.method == "OPTIONS" {
                 stream.answerPreflight([(":status", "204")] + cors.preflightFields(origin: headers.origin), transport: transport)
@@ -60,7 +59,7 @@ extension ConnectionCalls {
         }
         recentRoute = (accepted.head.path, accepted.route)
         if let deadline = accepted.head.deadline {
-            stream.armDeadline(on: eventLoop, at: deadline, connection: self)
+            stream.armDeadline(on: loop, at: deadline, connection: self)
         }
         if accepted.route.runsInline {
             stream.start(
@@ -68,12 +67,12 @@ extension ConnectionCalls {
                 detailNames: configuration.errorDetailNames, metrics: metrics.method(for: accepted.route))
             return
         }
-        let responder = CallResponder(stream: stream, connection: self, wakeQueue: wakeQueue, eventLoop: eventLoop)
+        let responder = CallResponder(stream: stream, connection: self, wakeQueue: wakeQueue, loop: loop)
         let call = ServerCall(head: accepted.head, route: accepted.route, stream: stream, responder: responder)
         stream.start(
             accepted, call: call, maxMessageSize: configuration.maxReceiveMessageSize,
             detailNames: configuration.errorDetailNames, metrics: metrics.method(for: accepted.route))
-        if taskCalls == nil, let executor { taskCalls = tasks.start(executor: executor) }
+        if taskCalls == nil { taskCalls = tasks.start(executor: loop.taskExecutor) }
         guard case .enqueued = taskCalls?.yield(call) else {
             stream.close()
             transport.reset(stream, .refused)

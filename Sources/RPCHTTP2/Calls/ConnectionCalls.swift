@@ -1,5 +1,4 @@
 import Logging
-import NIOCore
 import RPCCore
 
 /// The calls of one connection, whatever its protocol and HTTP version: the call layer that
@@ -26,10 +25,9 @@ final class ConnectionCalls {
     let cors: CORSPolicy
     /// The front end, until the connection is gone.
     @exclusivity(unchecked) var transport: (any CallTransport)?
-    @exclusivity(unchecked) var eventLoop: (any EventLoop)?
-    /// Runs the connection's handlers on its event loop: inline calls once they suspend, and
-    /// the connection's task (see `ExecutionPolicy`).
-    @exclusivity(unchecked) var executor: EventLoopTaskExecutor?
+    /// Where the connection's calls run: its handlers, inline calls once they suspend and the
+    /// connection's task (see `ExecutionPolicy`), and its timers.
+    @exclusivity(unchecked) var loop: (any CallLoop)?
     /// The calls for the connection's task, once it started.
     @exclusivity(unchecked) var taskCalls: AsyncStream<ServerCall>.Continuation?
     @exclusivity(unchecked) var streams = CallTable()
@@ -38,7 +36,7 @@ final class ConnectionCalls {
     @exclusivity(unchecked) var buffered: BufferedBytes
     /// When streams are swept for the request and send timeouts; `nil`: never.
     let watchSchedule: StreamWatchSchedule?
-    @exclusivity(unchecked) var sweepTimer: Scheduled<Void>?
+    @exclusivity(unchecked) var sweepTimer: (any CallTimer)?
     @exclusivity(unchecked) var wakeQueue: SourceWakeQueue?
     @exclusivity(unchecked) var accessLog: AccessLog?
     /// What the last request that started left for the next one to reuse (see `RequestHeaders`).
@@ -48,7 +46,7 @@ final class ConnectionCalls {
     /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
     @exclusivity(unchecked) var readyInlineCalls: [CallStream] = []
     private let baseLogger: Logger
-    @exclusivity(unchecked) private var remoteAddress: SocketAddress?
+    @exclusivity(unchecked) private var remoteAddress: (any PeerAddress)?
     @exclusivity(unchecked) private var peerText: String?
     @exclusivity(unchecked) private var identity: ConnectionIdentity?
     @exclusivity(unchecked) private var madeLogger: Logger?
@@ -72,16 +70,15 @@ final class ConnectionCalls {
             requestBodyTimeout: configuration.requestBodyTimeout, sendStallTimeout: configuration.sendStallTimeout)
     }
 
-    /// The connection is up: calls are served on `eventLoop`, their answers go to `transport`.
-    func open(transport: any CallTransport, eventLoop: any EventLoop, remoteAddress: SocketAddress?) {
+    /// The connection is up: calls are served on `loop`, their answers go to `transport`.
+    func open(transport: any CallTransport, loop: any CallLoop, remoteAddress: (any PeerAddress)?) {
         self.transport = transport
-        self.eventLoop = eventLoop
-        self.executor = EventLoopTaskExecutor(eventLoop)
+        self.loop = loop
         self.remoteAddress = remoteAddress
         if configuration.accessLogLevel != nil {
             accessLog = AccessLog(logger: logger, level: configuration.accessLogLevel)
         }
-        wakeQueue = SourceWakeQueue(eventLoop: eventLoop) { [self] streamIDs in pullSources(streamIDs) }
+        wakeQueue = SourceWakeQueue(loop: loop) { [self] streamIDs in pullSources(streamIDs) }
     }
 
     /// The connection's logger, with the peer's address: made when first needed, so that a

@@ -1,4 +1,3 @@
-import NIOCore
 import RPCHTTP2Core
 import Synchronization
 
@@ -34,7 +33,7 @@ final class ConnectionTasks: Sendable {
 
     /// Starts a task that runs the calls yielded to the returned continuation, on `executor`
     /// (the connection's event loop); nil once the server stopped running connections.
-    func start(executor: EventLoopTaskExecutor) -> AsyncStream<ServerCall>.Continuation? {
+    func start(executor: any TaskExecutor) -> AsyncStream<ServerCall>.Continuation? {
         let (calls, callsContinuation) = AsyncStream<ServerCall>.makeStream()
         let connection = ServerConnection(calls: calls, executor: executor)
         guard case .enqueued = continuation.yield(connection) else { return nil }
@@ -107,7 +106,7 @@ final class ConnectionTasks: Sendable {
 /// The calls of one connection, run as child tasks on the connection's event loop until it closes.
 struct ServerConnection: Sendable {
     let calls: AsyncStream<ServerCall>
-    let executor: EventLoopTaskExecutor
+    let executor: any TaskExecutor
 
     func run() async {
         await withDiscardingTaskGroup { group in

@@ -1,4 +1,3 @@
-import NIOCore
 import RPCHTTP2Core
 import RPCCore
 

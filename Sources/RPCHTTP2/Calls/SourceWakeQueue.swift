@@ -1,17 +1,16 @@
-import NIOCore
 import Synchronization
 
 /// The streams of one connection whose response sources asked to be pulled, gathered from
-/// any thread so that the event loop is woken once per batch rather than once per stream.
+/// any thread so that the connection's loop is woken once per batch rather than once per stream.
 final class SourceWakeQueue: Sendable {
     private let pending = Mutex<[Int32]>([])
-    private let eventLoop: any EventLoop
-    private let drain: NIOLoopBound<(_ streamIDs: [Int32]) -> Void>
+    private let loop: any CallLoop
+    private let drain: LoopBound<(_ streamIDs: [Int32]) -> Void>
 
-    /// - Parameter drain: runs on the event loop with the streams woken since the last run.
-    init(eventLoop: any EventLoop, drain: @escaping (_ streamIDs: [Int32]) -> Void) {
-        self.eventLoop = eventLoop
-        self.drain = NIOLoopBound(drain, eventLoop: eventLoop)
+    /// - Parameter drain: runs on the loop with the streams woken since the last run.
+    init(loop: any CallLoop, drain: @escaping (_ streamIDs: [Int32]) -> Void) {
+        self.loop = loop
+        self.drain = LoopBound(drain, loop: loop)
     }
 
     func wake(_ streamID: Int32) {
@@ -20,7 +19,7 @@ final class SourceWakeQueue: Sendable {
             return pending.count == 1
         }
         guard first else { return }
-        eventLoop.execute { [self] in
+        loop.execute { [self] in
             let streamIDs = pending.withLock { pending in
                 defer { pending.removeAll(keepingCapacity: true) }
                 return pending

@@ -70,7 +70,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
 
     private func start(_ context: ChannelHandlerContext) {
         guard calls.transport == nil, !exchange.isClosing else { return }
-        calls.open(transport: self, eventLoop: context.eventLoop, remoteAddress: context.channel.remoteAddress)
+        calls.open(transport: self, loop: EventLoopCallLoop(context.eventLoop), remoteAddress: context.channel.remoteAddress)
         // The timeouts hold this handler strongly until `handlerRemoved`: a weak reference
         // would put every retain of the handler on the slow path.
         if let timeout = configuration.idleTimeout {

@@ -89,7 +89,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         guard session == nil else { return }
         let session = NGHTTP2Session(role: .server, delegate: self)
         self.session = session
-        calls.open(transport: self, eventLoop: context.eventLoop, remoteAddress: context.channel.remoteAddress)
+        calls.open(transport: self, loop: EventLoopCallLoop(context.eventLoop), remoteAddress: context.channel.remoteAddress)
         session.submitSettings([
             (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), UInt32(configuration.maxConcurrentStreams)),
             (Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), UInt32(configuration.streamWindowSize)),
