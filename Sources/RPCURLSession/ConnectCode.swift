@@ -5,11 +5,7 @@ enum ConnectCode {
     /// The status code Connect names `name` (`not_found`; `canceled` for CANCELLED); `nil`
     /// for a name it does not define.
     static func statusCode(named name: String) -> StatusCode? {
-        switch name {
-        case "canceled", "cancelled": return .cancelled
-        case "ok": return nil
-        default: return StatusCode(name: name.uppercased())
-        }
+        name == "ok" ? nil : StatusCode(connectName: name)
     }
 
     /// The code of an HTTP status whose body is not a Connect error (a proxy's page, say), as

@@ -104,19 +104,23 @@ func clientGuideWatch(catalog: CatalogClient) async throws {
 /// "Watching and changing a filter on one stream".
 func clientGuideSession(catalog: CatalogClient) async throws {
     try await catalog.filters.session("categories") { session in
-        let showing = Task { for try await event in session.events { if let state = event.state { render(state) } } }
-        defer { showing.cancel() }
-        let answer = try await session.perform(.select(optionId: 3))
-        print(answer.kind, answer.revision)    // change 42, or ack 41 when 3 was selected already
+        try await withThrowingTaskGroup { group in
+            group.addTask { for try await event in session.events { if let state = event.state { render(state) } } }
+            let answer = try await session.perform(.select(optionId: 3))
+            print(answer.kind, answer.revision)    // change 42, or ack 41 when 3 was selected already
+            group.cancelAll()
+        }
     }
 }
 
 /// `FilterSession`.
 func filterSessionSymbol(catalog: CatalogClient) async throws {
     try await catalog.filters.session("categories") { session in
-        let showing = Task { for try await event in session.events { if let state = event.state { render(state) } } }
-        defer { showing.cancel() }
-        _ = try await session.perform(.select(optionId: 3))
+        try await withThrowingTaskGroup { group in
+            group.addTask { for try await event in session.events { if let state = event.state { render(state) } } }
+            _ = try await session.perform(.select(optionId: 3))
+            group.cancelAll()
+        }
     }
 }
 

@@ -17,9 +17,11 @@ import Synchronization
 ///
 /// ```swift
 /// try await catalog.filters.session("categories") { session in
-///     let showing = Task { for try await event in session.events { if let state = event.state { render(state) } } }
-///     defer { showing.cancel() }
-///     _ = try await session.perform(.select(optionId: 3))
+///     try await withThrowingTaskGroup { group in
+///         group.addTask { for try await event in session.events { if let state = event.state { render(state) } } }
+///         _ = try await session.perform(.select(optionId: 3))
+///         group.cancelAll()
+///     }
 /// }
 /// ```
 public struct FilterSession: Sendable {

@@ -167,17 +167,12 @@ final class FilterSubscription: ResponseSource {
         // Live, a `latest` subscriber skips to the newest state; while replaying it takes each one
         // (and skips to the newest only if the history moved past it).
         let newest = delivery == .latest && state.syncAt == nil
-        switch channel.successor(of: state.delivered, newest: newest, codec: codecName) {
-        case .encoded(let revision, let event):
-            return deliver(encoded: event, revision: revision, &state)
-        case .state(let next):
-            return deliver(next, &state)
+        let successor = channel.successor(of: state.delivered, newest: newest, codec: codecName)
+        switch successor {
+        case .encoded, .state:
+            return deliver(successor, &state)
         case .compacted where delivery == .latest:
-            switch channel.successor(of: state.delivered, newest: true, codec: codecName) {
-            case .encoded(let revision, let event): return deliver(encoded: event, revision: revision, &state)
-            case .state(let next): return deliver(next, &state)
-            case .upToDate, .compacted: return .idle
-            }
+            return deliver(channel.successor(of: state.delivered, newest: true, codec: codecName), &state)
         case .compacted(let oldest):
             let error = CatalogError.revisionCompacted(state.delivered, oldestRetained: oldest).rpcError
             let end = ResponseTrailers(
@@ -228,12 +223,19 @@ final class FilterSubscription: ResponseSource {
         return encode(FilterEvent(kind: .heartbeat, revision: state.delivered))
     }
 
-    /// The `change` event to `revision` that the channel holds encoded for this subscriber's
-    /// previous revision.
-    private func deliver(encoded event: [UInt8], revision: Int64, _ state: inout State) -> ResponsePull {
-        state.delivered = revision
-        state.heartbeatDue = false
-        return .message(event)
+    /// The `change` event of `successor`: as the channel holds it encoded for this subscriber's
+    /// previous revision, or encoded now from its state; nothing when there is none.
+    private func deliver(_ successor: FilterChannel.Successor, _ state: inout State) -> ResponsePull {
+        switch successor {
+        case .encoded(let revision, let event):
+            state.delivered = revision
+            state.heartbeatDue = false
+            return .message(event)
+        case .state(let next):
+            return deliver(next, &state)
+        case .upToDate, .compacted:
+            return .idle
+        }
     }
 
     /// A `change` event for `next`, encoded and kept in the channel's cache: encoded once for the

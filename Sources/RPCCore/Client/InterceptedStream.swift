@@ -13,6 +13,8 @@ extension [any ClientInterceptor] {
     ) async throws(RPCError) -> any ClientCallStream {
         if isEmpty { return try await open(call) }
         let handoff = StreamHandoff()
+        // Unstructured: the chain outlives this call, which returns the stream while the
+        // interceptors wait for its end; the stream's end (or its release) ends the task.
         let chain = Task { [self] in
             do throws(RPCError) {
                 _ = try await run(call) { (call) async throws(RPCError) -> StreamEnded in

@@ -72,9 +72,10 @@ public struct StatusCode: Hashable, Sendable, CustomStringConvertible {
         self == .cancelled ? "canceled" : name.lowercased()
     }
 
-    /// The code of a Connect name, e.g. `not_found`.
+    /// The code of a Connect name, e.g. `not_found`, in any case; `canceled` and gRPC's
+    /// `cancelled` both name CANCELLED.
     package init?(connectName: String) {
-        guard connectName == connectName.lowercased() else { return nil }
-        self.init(name: connectName == "canceled" ? "CANCELLED" : connectName.uppercased())
+        let name = connectName.uppercased()
+        self.init(name: name == "CANCELED" ? "CANCELLED" : name)
     }
 }

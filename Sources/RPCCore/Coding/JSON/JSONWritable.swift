@@ -82,11 +82,11 @@ package struct JSONWriter: ~Copyable {
     /// A free-form object, its members in key order: JSON's values as `JSONValue` encodes them.
     package mutating func value(object: [String: JSONValue]) {
         beginObject()
-        for key in object.keys.sorted() {
+        for (key, member) in object.sorted(by: { $0.key < $1.key }) {
             separate()
             output.appendString(key)
             output.append(UInt8(ascii: ":"))
-            value(json: object[key]!)
+            value(json: member)
         }
         endObject()
     }
