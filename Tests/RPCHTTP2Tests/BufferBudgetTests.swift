@@ -87,6 +87,37 @@ struct BufferBudgetTests {
         }
     }
 
+    @Test("a call whose header block follows, in the same read, the bytes that pushed the connection over budget is served: the largest call ends first")
+    func newCallAfterOverBudgetBytes() async throws {
+        try await withTestServer(configure: { $0.maxBufferedBytesPerConnection = 1024 }) { server in
+            let port = server.port
+            let frames = try await runBlocking {
+                let raw = try RawHTTP2Connection(port: port, readTimeout: .seconds(10))
+                defer { raw.close() }
+                try raw.sendPreface()
+                // One write: a call that announces a 4 KiB message and sends 1.2 KiB of it (over
+                // the 1 KiB budget), then a whole call, so that both usually arrive in one read.
+                let grpc = RawHTTP2Connection.grpcRequestHeaders(path: "/echo.v1.Echo/Get")
+                let partial: [UInt8] = [0, 0, 0, 0x10, 0x00] + [UInt8](repeating: 0x20, count: 1200)
+                let bytes =
+                    Frame(type: .headers, flags: FrameFlags.endHeaders, streamID: 1, payload: RawHTTP2Connection.hpackLiteral(grpc)).encoded
+                    + Frame(type: .data, streamID: 1, payload: partial).encoded
+                    + Frame(type: .headers, flags: FrameFlags.endHeaders, streamID: 3, payload: RawHTTP2Connection.hpackLiteral(grpc)).encoded
+                    + Frame(type: .data, flags: FrameFlags.endStream, streamID: 3, payload: grpcMessage(#"{"text":"next"}"#)).encoded
+                try raw.sendRaw(bytes)
+                for streamID: UInt32 in [3, 1] {
+                    let ended = { (frame: Frame) in frame.streamID == streamID && (frame.isEndStream || frame.type == .rstStream) }
+                    if !raw.receivedFrames.contains(where: ended) { _ = try raw.readUntil(ended) }
+                }
+                return raw.receivedFrames
+            }
+            // The second call was answered with its message; the first, over the budget, with its
+            // status alone (trailers-only).
+            #expect(frames.contains { $0.streamID == 3 && $0.type == .data }, "\(frames)")
+            #expect(frames.filter { $0.streamID == 1 }.map(\.type) == [.headers], "\(frames)")
+        }
+    }
+
     @Test("a request that never ends is DEADLINE_EXCEEDED after the request body timeout, with no grpc-timeout")
     func requestBodyTimeout() async throws {
         try await withTestServer(configure: { $0.requestBodyTimeout = .milliseconds(300) }) { server in

@@ -46,6 +46,10 @@ extension ConnectionCalls {
             answer(stream, RequestValidation.refuse(headers, with: trailers, router: router), path: headers.path)
             return
         }
+        // Bytes that came before this header block in the same read may have pushed the connection
+        // over its budget: its largest calls end first, as they would at the end of the read, so
+        // a new call is refused only when what is held cannot be brought within the budget.
+        shedOverBudget()
         if buffered.isOverBudget {
             answer(stream, RequestValidation.refuse(headers, with: overBudgetTrailers, router: router), path: headers.path)
             return
