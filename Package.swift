@@ -71,14 +71,35 @@ let package = Package(
         .target(
             name: "RPCCore"
         ),
-        // What both ends of an HTTP/2 connection share: the nghttp2 session, message framing
-        // and compression, request and response bodies.
+        // Length-prefixed messages, their compression, and the request and response bodies of
+        // a call, for the client and the server alike; no NIO, no HTTP.
+        .target(
+            name: "RPCFraming",
+            dependencies: [
+                "RPCCore",
+                "CZlib",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The server's call layer, under every front end (HTTP/2, HTTP/1.1, in-process):
+        // admission, budgets, deadlines, execution, streaming, metrics and the access log; no NIO.
+        .target(
+            name: "RPCCallLayer",
+            dependencies: [
+                "RPCCore",
+                "RPCFraming",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // What both ends of an HTTP/2 connection share: the nghttp2 session and its header blocks.
         .target(
             name: "RPCHTTP2Core",
             dependencies: [
                 "RPCCore",
+                "RPCFraming",
                 "CNGHTTP2",
-                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -96,6 +117,7 @@ let package = Package(
             name: "RPCHTTP2Client",
             dependencies: [
                 "RPCCore",
+                "RPCFraming",
                 "RPCHTTP2Core",
                 .target(name: "RPCHTTP2TLS", condition: .when(traits: ["ClientTLS"])),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -108,6 +130,8 @@ let package = Package(
             name: "RPCHTTP2",
             dependencies: [
                 "RPCCore",
+                "RPCFraming",
+                "RPCCallLayer",
                 "RPCHTTP2Core",
                 "RPCHTTP2Client",
                 "RPCHTTP2TLS",
@@ -274,6 +298,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "RPCHTTP2",
+                "RPCCallLayer",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/HTTP2TestSupport"
@@ -320,6 +345,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "RPCCore",
+                "RPCFraming",
                 "RPCHTTP2",
                 "RPCHTTP2Core",
                 "CatalogAPI",
@@ -382,6 +408,8 @@ let package = Package(
                 "RPCHTTP2",
                 "RPCHTTP2Client",
                 "RPCHTTP2Core",
+                "RPCFraming",
+                "RPCCallLayer",
                 "RPCTracing",
                 "RPCURLSession",
                 "ChildProcess",

@@ -1,5 +1,6 @@
 import NIOCore
 import RPCCore
+import RPCFraming
 import RPCHTTP2Core
 import Synchronization
 

@@ -1,5 +1,6 @@
 import NIOCore
 import RPCCore
+import RPCFraming
 import RPCHTTP2Core
 
 /// One outbound call on the connection's event loop: request body, response headers,

@@ -1,5 +1,6 @@
 import CatalogAPI
 import RPCCore
+import RPCFraming
 import RPCHTTP2
 import RPCHTTP2Core
 

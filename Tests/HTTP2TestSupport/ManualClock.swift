@@ -1,3 +1,4 @@
+import RPCCallLayer
 import RPCHTTP2
 import Synchronization
 

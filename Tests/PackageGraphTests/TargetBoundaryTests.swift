@@ -44,6 +44,19 @@ struct TargetBoundaryTests {
         }
     }
 
+    @Test("the call layer and message framing use no NIO and no HTTP library: every front end drives them")
+    func callLayer() throws {
+        let graph = try #require(Self.graph)
+        for target in ["RPCCallLayer", "RPCFraming"] {
+            let reached = graph.reachable(from: target)
+            #expect(reached.filter(\.isNIO).isEmpty, "\(target) reaches \(reached.filter(\.isNIO).sorted())")
+            for forbidden in ["CNGHTTP2", "RPCHTTP2Core", "RPCHTTP2", "RPCHTTP2Client"] {
+                #expect(!reached.contains(forbidden), "\(target) reaches \(forbidden)")
+            }
+        }
+        #expect(!graph.reachable(from: "RPCFraming").contains("RPCCallLayer"), "the client's framing carries no server part")
+    }
+
     @Test("the URLSession transport depends on the RPC core only: no NIO, no C library")
     func urlSessionTransport() throws {
         let graph = try #require(Self.graph)

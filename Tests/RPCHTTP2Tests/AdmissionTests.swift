@@ -3,6 +3,7 @@ import RPCCore
 import TestSupport
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 /// The bookkeeping behind the connection limits and the call rate limit, without sockets.

@@ -1,6 +1,7 @@
 import RPCCore
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 @testable import RPCHTTP2Client
 

@@ -1,4 +1,5 @@
 import HTTP2TestSupport
+import RPCCallLayer
 import RPCCore
 import RPCHTTP2
 import TestSupport

@@ -1,6 +1,7 @@
 import RPCCore
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 @Suite("Server stream state machine")

@@ -2,6 +2,7 @@ import Foundation
 import RPCCore
 import RPCHTTP2
 import Testing
+@testable import RPCFraming
 @testable import RPCHTTP2Core
 
 @Suite("End to end over loopback with our client")

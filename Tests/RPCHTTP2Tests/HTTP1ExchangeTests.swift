@@ -1,6 +1,7 @@
 import NIOHTTP1
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 /// HTTP/1.1's decisions without sockets: where an exchange is, how a head is framed,

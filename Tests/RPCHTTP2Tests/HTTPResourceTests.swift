@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 /// Files served beside the calls (`HTTP2ServerConfiguration.resources`): answered to GET over

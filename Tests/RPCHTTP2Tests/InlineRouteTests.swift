@@ -3,6 +3,7 @@ import RPCCore
 @testable import RPCHTTP2Client
 @testable import RPCHTTP2Core
 import Testing
+@testable import RPCFraming
 
 /// Unary routes registered with `ExecutionPolicy.inline` start on the connection's event loop where
 /// their request completes, and answer there when they do not suspend: the same answers as a

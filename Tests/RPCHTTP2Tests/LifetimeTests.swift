@@ -5,6 +5,7 @@ import RPCCore
 import TestSupport
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 @testable import RPCHTTP2Client
 
@@ -46,7 +47,7 @@ struct LifetimeTests {
 
     static func calls() -> ConnectionCalls {
         ConnectionCalls(
-            configuration: .defaults, router: Router(), tasks: ConnectionTasks(), logger: Logger(label: "test.lifetime"),
+            configuration: HTTP2ServerConfiguration.defaults.callLayer, router: Router(), tasks: ConnectionTasks(), logger: Logger(label: "test.lifetime"),
             metrics: ServerMetrics(router: Router()), warnings: WarningThrottle(), bufferPool: nil)
     }
 

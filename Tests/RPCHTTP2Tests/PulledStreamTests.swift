@@ -3,6 +3,7 @@ import RPCCore
 import RPCHTTP2
 import Synchronization
 import Testing
+@testable import RPCFraming
 @testable import RPCHTTP2Core
 
 /// Server streams served by a pulled `ResponseSource` (no task per stream). Volume and a

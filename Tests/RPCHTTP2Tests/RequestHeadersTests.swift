@@ -1,6 +1,7 @@
 import RPCCore
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 @Suite("RequestHeaders: a header block kept as validation reads it")

@@ -3,6 +3,8 @@ import NIOHTTP1
 import RPCCore
 import Testing
 
+@testable import RPCCallLayer
+@testable import RPCFraming
 @testable import RPCHTTP2
 @testable import RPCHTTP2Core
 

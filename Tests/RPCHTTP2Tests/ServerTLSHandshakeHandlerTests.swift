@@ -6,6 +6,7 @@ import RPCCore
 import TestSupport
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 /// The handler that stands behind `NIOSSLServerHandler` until the handshake is done, driven

@@ -4,6 +4,7 @@ import NIOEmbedded
 import RPCCore
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 @Suite("Graceful shutdown of a connection accepted just before it began")

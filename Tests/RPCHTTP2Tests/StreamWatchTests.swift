@@ -1,5 +1,6 @@
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 @Suite("StreamWatch: request and send timeouts counted in sweeps")

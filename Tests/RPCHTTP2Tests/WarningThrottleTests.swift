@@ -2,6 +2,7 @@ import InMemoryLogging
 import Logging
 import Testing
 
+@testable import RPCCallLayer
 @testable import RPCHTTP2
 
 @Suite("Warnings a peer can provoke are rate-limited")

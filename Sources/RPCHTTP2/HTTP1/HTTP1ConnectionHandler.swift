@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOHTTP1
+import RPCCallLayer
 import RPCCore
 
 /// Serves one HTTP/1.1 connection (Connect and gRPC-Web; gRPC needs HTTP/2): the HTTP/1.1

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import RPCCallLayer
 import RPCCore
 
 /// The input rules of contract §1.1 that swift-nio's decoder leaves to us, checked on each

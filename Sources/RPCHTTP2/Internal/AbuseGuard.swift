@@ -1,3 +1,4 @@
+import RPCCallLayer
 import RPCHTTP2Core
 
 /// Watches the frames a peer sends for floods that nghttp2 1.52 does not stop by itself:

@@ -1,4 +1,5 @@
 import NIOCore
+import RPCCallLayer
 
 /// A NIO event loop as the call layer's `CallLoop`.
 struct EventLoopCallLoop: CallLoop {

@@ -1,3 +1,4 @@
+import RPCCallLayer
 /// Counts a server's connections, in all and per peer address, and decides for each new one
 /// whether it is served, refused with an answer, or closed at once.
 struct ConnectionAdmission {

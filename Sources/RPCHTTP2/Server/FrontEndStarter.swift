@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOHTTP1
+import RPCCallLayer
 import RPCCore
 
 /// Puts the front end of a new connection in place once its HTTP version is known: the HTTP/2
@@ -29,7 +30,7 @@ struct FrontEndStarter {
             try pipeline.addHandler(handler, position: .after(context.handler))
         case .http1:
             let calls = ConnectionCalls(
-                configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: metrics, warnings: warnings,
+                configuration: configuration.callLayer, router: router, tasks: tasks, logger: logger, metrics: metrics, warnings: warnings,
                 bufferPool: bufferPool)
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderListSize = 2 * configuration.maxHeaderListSize

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import RPCCallLayer
 import RPCCore
 
 extension HTTP2Server {

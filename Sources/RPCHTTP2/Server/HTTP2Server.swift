@@ -1,9 +1,10 @@
 import Logging
 import NIOCore
-import RPCHTTP2Core
 import NIOPosix
 import NIOSSL
+import RPCCallLayer
 import RPCCore
+import RPCHTTP2Core
 import ServiceLifecycle
 import Synchronization
 

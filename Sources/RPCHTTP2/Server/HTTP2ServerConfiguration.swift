@@ -1,4 +1,5 @@
 import Logging
+import RPCCallLayer
 import RPCCore
 
 /// Settings of an `HTTP2Server`.
@@ -188,16 +189,15 @@ public struct AbuseLimits: Sendable, Hashable {
     }
 }
 
-/// A token bucket: `burst` events at once, refilled at `perSecond`.
-public struct RateLimit: Sendable, Hashable {
-    /// Events allowed at once, when the bucket is full.
-    public var burst: Int
-    /// Events the bucket regains per second, up to `burst`.
-    public var perSecond: Int
-
-    /// A limit of `burst` events at once, refilled at `perSecond`.
-    public init(burst: Int, perSecond: Int) {
-        self.burst = burst
-        self.perSecond = perSecond
+extension HTTP2ServerConfiguration {
+    /// What of this configuration the call layer applies, under every front end.
+    package var callLayer: CallLayerConfiguration {
+        CallLayerConfiguration(
+            maxReceiveMessageSize: maxReceiveMessageSize, maxHeaderListSize: maxHeaderListSize,
+            streamWriteBufferSize: streamWriteBufferSize, maxBufferedBytesPerConnection: maxBufferedBytesPerConnection,
+            maxBufferedBytes: maxBufferedBytes, requestBodyTimeout: requestBodyTimeout, sendStallTimeout: sendStallTimeout,
+            shutdownGracePeriod: shutdownGracePeriod, maxCallRate: maxCallRate, callRateClock: callRateClock,
+            corsOrigins: corsOrigins, errorDetailNames: errorDetailNames, accessLogLevel: accessLogLevel,
+            resourceTable: resourceTable)
     }
 }

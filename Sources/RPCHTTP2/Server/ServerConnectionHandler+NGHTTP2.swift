@@ -1,3 +1,4 @@
+import RPCCallLayer
 import RPCCore
 import RPCHTTP2Core
 
@@ -38,7 +39,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             abuseReason = reason
             return false
         }
-        guard let stream = calls.streams[streamID], !stream.machine.isStarted else { return true }  // trailers are ignored
+        guard let stream = calls.streams[streamID], !stream.isStarted else { return true }  // trailers are ignored
         stream.headers.append(name: name, value: value)
         return true
     }
@@ -48,7 +49,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         case FrameType.headers:
             headDeadline?.met()
             guard let stream = calls.streams[frame.streamID] else { return }
-            if !stream.machine.isStarted { startCall(on: stream) }
+            if !stream.isStarted { startCall(on: stream) }
             if frame.endStream { calls.endRequest(on: stream) }
         case FrameType.data:
             if frame.endStream, let stream = calls.streams[frame.streamID] { calls.endRequest(on: stream) }

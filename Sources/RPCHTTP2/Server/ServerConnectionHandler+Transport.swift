@@ -1,3 +1,4 @@
+import RPCCallLayer
 import RPCCore
 import RPCHTTP2Core
 

@@ -1,8 +1,9 @@
 import CNGHTTP2
 import Logging
 import NIOCore
-import RPCHTTP2Core
+import RPCCallLayer
 import RPCCore
+import RPCHTTP2Core
 
 /// Serves one HTTP/2 connection: owns its nghttp2 session and is the HTTP/2 front end of the
 /// connection's calls (`ConnectionCalls`, the protocol-neutral call layer), which it feeds
@@ -65,7 +66,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         self.configuration = configuration
         self.headDeadline = headDeadline
         self.calls = ConnectionCalls(
-            configuration: configuration, router: router, tasks: tasks, logger: logger, metrics: metrics, warnings: warnings,
+            configuration: configuration.callLayer, router: router, tasks: tasks, logger: logger, metrics: metrics, warnings: warnings,
             bufferPool: bufferPool)
         self.refusal = refusal
         self.state = StateMachine(refused: refusal != nil)

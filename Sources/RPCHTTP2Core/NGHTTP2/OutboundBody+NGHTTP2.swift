@@ -1,3 +1,5 @@
+import RPCFraming
+
 extension OutboundBody {
     /// Tells nghttp2 to read again if it was told there was nothing to send.
     package mutating func wake(streamID: Int32, session: NGHTTP2Session) {

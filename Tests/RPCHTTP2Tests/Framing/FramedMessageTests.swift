@@ -4,6 +4,7 @@ import Testing
 @testable import RPCHTTP2
 @testable import RPCHTTP2Core
 import TestSupport
+@testable import RPCFraming
 
 @Suite("FramedMessage")
 struct FramedMessageTests {

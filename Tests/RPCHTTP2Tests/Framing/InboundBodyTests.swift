@@ -1,6 +1,7 @@
 import RPCCore
 import Testing
 
+@testable import RPCFraming
 @testable import RPCHTTP2Core
 
 /// `InboundBody`'s flow-control credit: what it gives back at once and what it withholds while

@@ -1,6 +1,7 @@
 import RPCCore
 import RPCHTTP2
 @testable import RPCHTTP2Core
+@testable import RPCFraming
 
 extension MessageDeframer {
     /// Appends each chunk and drains every complete message after each append, the way a
