@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "RPCCore", targets: ["RPCCore"]),
         // The server, and the client's connections through RPCHTTP2Client.
         .library(name: "RPCHTTP2", targets: ["RPCHTTP2"]),
+        // A ClientTransport whose calls a router in the same process answers, through the
+        // server's call layer: no socket, no NIO.
+        .library(name: "RPCInProcess", targets: ["RPCInProcess"]),
         // The client's HTTP/2 connections alone: no server code, no ServiceLifecycle.
         .library(name: "RPCHTTP2Client", targets: ["RPCHTTP2Client"]),
         // Spans of calls on both sides through swift-distributed-tracing.
@@ -90,6 +93,18 @@ let package = Package(
                 "RPCFraming",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The in-process front end of the call layer: a client transport whose calls a router
+        // in the same process answers, as a server would; no NIO.
+        .target(
+            name: "RPCInProcess",
+            dependencies: [
+                "RPCCore",
+                "RPCFraming",
+                "RPCCallLayer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -262,7 +277,7 @@ let package = Package(
         ),
         .target(
             name: "CatalogTesting",
-            dependencies: ["CatalogKit", "CatalogServices", "CatalogStore", "CatalogStoreSQLite", "RPCCore"]
+            dependencies: ["CatalogKit", "CatalogServices", "CatalogStore", "CatalogStoreSQLite", "RPCCore", "RPCInProcess"]
         ),
         .target(
             name: "CatalogCLI",
@@ -335,7 +350,7 @@ let package = Package(
         .target(
             name: "DocumentationExamples",
             dependencies: [
-                "CatalogKit", "CatalogViewModels", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCURLSession",
+                "CatalogKit", "CatalogViewModels", "CatalogTesting", "CatalogAPI", "RPCCore", "RPCHTTP2", "RPCInProcess", "RPCURLSession",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DocumentationExamples",
@@ -410,6 +425,7 @@ let package = Package(
                 "RPCHTTP2Core",
                 "RPCFraming",
                 "RPCCallLayer",
+                "RPCInProcess",
                 "RPCTracing",
                 "RPCURLSession",
                 "ChildProcess",
@@ -524,6 +540,7 @@ let package = Package(
             name: "CatalogClientTests",
             dependencies: [
                 "CatalogTesting",
+                "RPCInProcess",
                 "ServerFrameworkNames",
                 "CatalogTestSupport",
                 "HTTP2TestSupport",

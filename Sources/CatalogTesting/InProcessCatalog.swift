@@ -5,6 +5,7 @@ import CatalogStore
 import CatalogStoreSQLite
 import Foundation
 import RPCCore
+import RPCInProcess
 
 /// The catalog's real services, in this process, on a throwaway SQLite store: for tests of
 /// code that calls `catalogd`, with no server to start and no socket.

@@ -3,7 +3,7 @@ import RPCCore
 
 /// What the call layer applies to every call, whatever its front end: the limits, timeouts
 /// and policies of a server's configuration that are not the HTTP version's.
-package struct CallLayerConfiguration: Sendable {
+package struct CallLayerConfiguration: Sendable, Hashable {
     /// The largest request message accepted, in bytes.
     package var maxReceiveMessageSize: Int
     /// The largest request header list accepted, in bytes.
@@ -54,4 +54,11 @@ package struct CallLayerConfiguration: Sendable {
         self.accessLogLevel = accessLogLevel
         self.resourceTable = resourceTable
     }
+
+    /// A server's defaults (`HTTP2ServerConfiguration.defaults` says the same).
+    package static let defaults = CallLayerConfiguration(
+        maxReceiveMessageSize: 4 * 1024 * 1024, maxHeaderListSize: 16 * 1024, streamWriteBufferSize: 64 * 1024,
+        maxBufferedBytesPerConnection: 8 * 1024 * 1024, maxBufferedBytes: 1024 * 1024 * 1024, requestBodyTimeout: .seconds(30),
+        sendStallTimeout: .seconds(30), shutdownGracePeriod: .seconds(10), maxCallRate: nil, callRateClock: .continuous,
+        corsOrigins: [], errorDetailNames: .generic, accessLogLevel: nil, resourceTable: ResourceTable([]))
 }

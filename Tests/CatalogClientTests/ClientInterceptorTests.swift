@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import MetricsTestKit
 import RPCCore
+import RPCInProcess
 import Synchronization
 import TestSupport
 import Testing

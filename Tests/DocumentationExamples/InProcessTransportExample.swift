@@ -1,7 +1,8 @@
 import CatalogAPI
 import RPCCore
+import RPCInProcess
 
-// The example in the `///` comment of RPCCore's InProcessTransport.
+// The example in the `///` comment of RPCInProcess's InProcessTransport.
 
 func inProcessTransportExample() async throws {
     var router = Router()

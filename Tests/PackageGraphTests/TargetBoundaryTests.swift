@@ -44,10 +44,10 @@ struct TargetBoundaryTests {
         }
     }
 
-    @Test("the call layer and message framing use no NIO and no HTTP library: every front end drives them")
+    @Test("the call layer, message framing and the in-process front end use no NIO and no HTTP library")
     func callLayer() throws {
         let graph = try #require(Self.graph)
-        for target in ["RPCCallLayer", "RPCFraming"] {
+        for target in ["RPCCallLayer", "RPCFraming", "RPCInProcess"] {
             let reached = graph.reachable(from: target)
             #expect(reached.filter(\.isNIO).isEmpty, "\(target) reaches \(reached.filter(\.isNIO).sorted())")
             for forbidden in ["CNGHTTP2", "RPCHTTP2Core", "RPCHTTP2", "RPCHTTP2Client"] {

@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import RPCCore
 import RPCHTTP2
+import RPCInProcess
 import RPCURLSession
 import Testing
 

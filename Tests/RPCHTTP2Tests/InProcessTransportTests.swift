@@ -1,3 +1,7 @@
+import InMemoryLogging
+import RPCCallLayer
+import RPCHTTP2
+import RPCInProcess
 import Testing
 
 @testable import RPCCore
@@ -65,9 +69,11 @@ struct InProcessTransportTests {
     func backpressure() async throws {
         let probe = EchoProbe()
         let client = Self.client(probe: probe)
-        let stream = try await client.serverStreaming(Echo.expand, EchoRequest(text: "b", count: 1000))
+        // 1 000 messages of 1 KiB: the call's write buffer and the client's window hold about 128.
+        let text = String(repeating: "b", count: 1024)
+        let stream = try await client.serverStreaming(Echo.expand, EchoRequest(text: text, count: 1000))
         let stalled = try await probe.writtenCountOnceStalled(quiet: .milliseconds(200))
-        #expect(stalled < 100, "the writer waits for the reader: \(stalled) written")
+        #expect(stalled < 250, "the writer waits for the reader: \(stalled) written")
         var count = 0
         for try await _ in stream { count += 1 }
         #expect(count == 1000)
@@ -77,10 +83,12 @@ struct InProcessTransportTests {
     func deadline() async throws {
         let probe = EchoProbe()
         let client = Self.client(probe: probe)
-        let error = try await #require(throws: RPCError.self) {
-            try await client.unary(Echo.hang, EchoRequest(text: "d"), options: CallOptions(timeout: .milliseconds(50)))
-        }
-        #expect(error.code == .deadlineExceeded)
+        // A call whose deadline passes before its handler's task starts is never run: the
+        // deadline leaves the handler time to start, which the test sees before it passes.
+        let call = Task { try await client.unary(Echo.hang, EchoRequest(text: "d"), options: CallOptions(timeout: .seconds(1))) }
+        #expect(await probe.next { $0 == .started("d") } != nil)
+        let error = await #expect(throws: RPCError.self) { try await call.value }
+        #expect(error?.code == .deadlineExceeded)
         #expect(await probe.next { $0 == .cancelled("d") } != nil)
     }
 
@@ -118,5 +126,30 @@ struct InProcessTransportTests {
         #expect(refused.code == .permissionDenied && refused.message == "not you")
         #expect(try await client.unary(Echo.get, EchoRequest(text: "ok")) == EchoResponse(text: "ok"))
         #expect(await probe.next(timeout: .milliseconds(100)) { $0 == .started("r") } == nil, "the refused handler never started")
+    }
+
+    @Test("calls go through the server's call layer: its header limit, its access log, its execution policy")
+    func callLayer() async throws {
+        let log = InMemoryLogHandler()
+        var router = Router()
+        router.register(EchoService(probe: EchoProbe()))
+        let client = RPCClient(transport: InProcessTransport(router: router, accessLogLevel: .info, logger: log.logger))
+        var options = CallOptions()
+        options.metadata.add("x-large", String(repeating: "m", count: 20 * 1024))
+        let refused = try await #require(throws: RPCError.self) { try await client.unary(Echo.get, EchoRequest(text: "big"), options: options) }
+        #expect(refused.code == .resourceExhausted && refused.message.contains("header list"), "\(refused)")
+        #expect(try await client.unary(Echo.quick, EchoRequest(text: "inline")) == EchoResponse(text: "inline"))
+        #expect(try await client.unary(Echo.get, EchoRequest(text: "task")) == EchoResponse(text: "task"))
+        let calls = log.calls
+        #expect(calls.map { $0["status"] } == ["RESOURCE_EXHAUSTED", "OK", "OK"], "\(log.entries)")
+        // Past the limit the whole head is dropped, its path too, as over a network.
+        #expect(calls.map { $0["method"] } == ["", "/echo.v1.Echo/Quick", "/echo.v1.Echo/Get"])
+        #expect(calls.allSatisfy { $0["peer"] == "in-process" }, "\(calls)")
+        #expect(calls.last?["request_bytes"] == "\(5 + #"{"text":"task"}"#.utf8.count)", "framed as on the wire")
+    }
+
+    @Test("an in-process call's limits are a server's defaults")
+    func defaults() {
+        #expect(HTTP2ServerConfiguration.defaults.callLayer == CallLayerConfiguration.defaults)
     }
 }

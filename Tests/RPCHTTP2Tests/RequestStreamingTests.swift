@@ -1,5 +1,6 @@
 import RPCCore
 import RPCHTTP2
+import RPCInProcess
 import Synchronization
 import TestSupport
 import Testing
