@@ -30,6 +30,8 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
         var sender: CheckedContinuation<Void, Never>?
         /// Whether the client half-closed, or the call takes no more requests.
         var requestsClosed = false
+        /// Whether the call was started on the connection.
+        var started = false
 
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             defer {
@@ -40,16 +42,42 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
         }
     }
 
-    init(connection: InProcessConnection, owner: AnyObject) {
+    /// What starts the call on the connection: sent with the first request bytes (or the first
+    /// read), so that a unary call reaches the loop once.
+    private let opening: Opening
+
+    private struct Opening: Sendable {
+        let path: String
+        let contentType: String
+        let options: CallOptions
+    }
+
+    init(connection: InProcessConnection, owner: AnyObject, path: String, contentType: String, options: CallOptions) {
         self.connection = connection
         self.owner = owner
         self.streamID = connection.makeStreamID()
+        self.opening = Opening(path: path, contentType: contentType, options: options)
         self.state = Mutex(State())
+    }
+
+    /// Runs `job` on the connection's loop, after starting the call there if it has not started.
+    private func onLoop(_ job: @escaping @Sendable (InProcessConnection, Int32) -> Void) {
+        let start = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        let connection = connection
+        let id = streamID
+        let opening = opening
+        connection.loop.execute { [self] in
+            if start { connection.start(self, path: opening.path, contentType: opening.contentType, options: opening.options) }
+            job(connection, id)
+        }
     }
 
     deinit {
         // A call let go before its end is cancelled, as a network stream is reset.
-        let open = state.withLock { $0.trailers == nil }
+        let open = state.withLock { $0.trailers == nil && $0.started }
         if open {
             let connection = connection
             let id = streamID
@@ -88,9 +116,7 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
                 if ready { continuation.resume() }
             }
         }
-        let connection = connection
-        let id = streamID
-        connection.loop.execute { connection.receive(framed, endOfStream: endOfStream, on: id) }
+        onLoop { connection, id in connection.receive(framed, endOfStream: endOfStream, on: id) }
     }
 
     func receive() async throws(RPCError) -> [UInt8]? {
@@ -118,6 +144,7 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
                 if let error = trailers.error { throw error }
                 return nil
             case .wait:
+                if !state.withLock({ $0.started }) { onLoop { _, _ in } }
                 await withCheckedContinuation { continuation in
                     let ready = state.withLock { state in
                         guard state.messages.isEmpty, state.trailers == nil else { return true }
@@ -135,7 +162,9 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
     var trailingMetadata: Metadata? { state.withLock { $0.trailers?.metadata } }
 
     func cancel() {
-        guard ended(ResponseTrailers(code: .cancelled, message: "the call was cancelled")) else { return }
+        guard ended(ResponseTrailers(code: .cancelled, message: "the call was cancelled")),
+            state.withLock({ $0.started })
+        else { return }
         let connection = connection
         let id = streamID
         connection.loop.execute { connection.cancel(id) }
@@ -187,10 +216,11 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
 
     /// The call credits `count` request bytes back.
     func credit(_ count: Int) {
-        let sender = state.withLock { state in
+        let sender = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.sendWindow += count
+            guard state.sendWindow > 0 else { return nil }
             defer { state.sender = nil }
-            return state.sendWindow > 0 ? state.sender : nil
+            return state.sender
         }
         sender?.resume()
     }

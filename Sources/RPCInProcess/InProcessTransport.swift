@@ -56,12 +56,8 @@ public struct InProcessTransport: ClientTransport {
     public var messageCodec: any MessageCodec { codec.codec }
 
     public func openCall(_ method: MethodDescriptor, options: CallOptions) async throws(RPCError) -> any ClientCallStream {
-        let connection = connection.connection
-        let call = InProcessClientCall(connection: connection, owner: self.connection)
-        let path = method.path
-        let contentType = codec.headerValue
-        connection.loop.execute { connection.start(call, path: path, contentType: contentType, options: options) }
-        return call
+        InProcessClientCall(
+            connection: connection.connection, owner: connection, path: method.path, contentType: codec.headerValue, options: options)
     }
 }
 
