@@ -7,7 +7,7 @@ import RPCCore
 /// `traceparent` request header, when there is one), `request_messages`,
 /// `request_bytes`, `response_messages` and `response_bytes` (gRPC-framed message bytes
 /// as sent), plus the connection logger's `peer`. No other request metadata, so no credential
-/// reaches the log. Used on the connection's event loop.
+/// reaches the log. Used on the connection's loop.
 package final class AccessLog {
     private let logger: Logger
     private let level: Logger.Level

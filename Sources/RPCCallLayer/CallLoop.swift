@@ -1,5 +1,5 @@
 /// Where a connection's calls run, as the call layer sees it: one serial loop (the
-/// connection's event loop, for the network front ends), its timers, and the executor that
+/// connection's loop, for the network front ends), its timers, and the executor that
 /// runs the calls' tasks on it. The call layer knows nothing else of the loop.
 package protocol CallLoop: Sendable {
     /// Whether the caller runs on the loop now.

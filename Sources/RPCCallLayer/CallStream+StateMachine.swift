@@ -155,7 +155,7 @@ extension CallStream {
             case sendTrailers(ResponseTrailers)
         }
 
-        /// The queued body went to the transport; once a finished call's has, its response ends.
+        /// The queued body went to the front end; once a finished call's has, its response ends.
         mutating func bodySent() -> BodySentAction {
             guard case .draining = response else { return .none }
             // Moved out, not copied: a copy would retain each of the trailers' fields.

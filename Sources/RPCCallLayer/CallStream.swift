@@ -1,11 +1,11 @@
 import RPCCore
 import RPCFraming
 
-/// One call on a connection's event loop, whatever the protocol: its request headers,
+/// One call on a connection's loop, whatever the protocol: its request headers,
 /// deframer, response buffer and the handler it feeds (a task's `ServerCall`, or an inline
 /// request, then its `InlineCall`). Its `StateMachine` decides what each event means; the
-/// stream does what it answers, and leaves to its connection's `CallTransport` what only the
-/// HTTP version knows (sending a head, trailers or a reset). Touched only on the event loop, so
+/// stream does what it answers, and leaves to its connection's `CallFrontEnd` what only the
+/// HTTP version knows (sending a head, trailers or a reset). Touched only on the loop, so
 /// its stored properties skip run-time exclusivity checks (see `ServerConnectionHandler`).
 package final class CallStream {
     package let id: Int32
@@ -29,7 +29,7 @@ package final class CallStream {
     package let openedInRead: UInt64
     /// The bytes the connection counts this stream as holding (see `heldBytes`).
     @exclusivity(unchecked) var accountedBytes = 0
-    @exclusivity(unchecked) var watch = StreamWatch()
+    @exclusivity(unchecked) var timeouts = TimeoutSweep()
     @exclusivity(unchecked) private var deadlineTimer: (any CallTimer)?
     /// The pulled source of the rest of the response, once the call attached one.
     @exclusivity(unchecked) private var source: (any ResponseSource)?
@@ -114,7 +114,7 @@ package final class CallStream {
     /// those of the method at `path`.
     func rejected(
         _ rejected: RequestValidation.Rejected, path: String, detailNames: ErrorDetailNames, metrics: MethodMetrics,
-        transport: any CallTransport
+        frontEnd: any CallFrontEnd
     ) {
         let answer = rejected.answer(detailNames: detailNames)
         if let contentType = rejected.contentType {
@@ -125,15 +125,15 @@ package final class CallStream {
         accessEntry?.path = path
         accessEntry?.caller = rejected.caller
         recordEnd(rejected.trailers.code)
-        sendHead(answer.head, hasBody: answer.body != nil, transport: transport)
+        sendHead(answer.head, hasBody: answer.body != nil, frontEnd: frontEnd)
         if let body = answer.body {
             outbound.append(body)
-            wakeBody(transport)
+            wakeBody(frontEnd)
         }
     }
 
     func armDeadline(on loop: any CallLoop, at deadline: ContinuousClock.Instant, connection: ConnectionCalls) {
-        // The longest `grpc-timeout` (99999999H) is past what an event loop can schedule: its
+        // The longest `grpc-timeout` (99999999H) is past what a loop can schedule: its
         // timer is clamped, and then simply never fires.
         // Strongly: a weak reference would put every retain of this stream on the slow path.
         // The timer is cancelled when the call ends or its stream closes, which lets go of it.
@@ -198,16 +198,16 @@ package final class CallStream {
     }
 
     /// Starts an inline call's handler once its request is complete (`inlineRequestIsComplete`),
-    /// here, on the event loop. A handler written without `async` answers before this returns,
+    /// here, on the loop. A handler written without `async` answers before this returns,
     /// with no task (`Route.answersImmediately`); any other runs in a task that runs here until
     /// it first suspends (`executor` keeps it on this loop after that), so one that does not
     /// suspend has answered through `responder` when this returns too. A subscription's source
     /// is attached at once, and `wakeQueue` pulls it when it wakes.
-    func startInlineCall(on connection: ConnectionCalls, transport: any CallTransport, wakeQueue: SourceWakeQueue, loop: any CallLoop) {
+    func startInlineCall(on connection: ConnectionCalls, frontEnd: any CallFrontEnd, wakeQueue: SourceWakeQueue, loop: any CallLoop) {
         // Moved out, not copied: a copy retains every field of the request and its route.
         guard inlineRequestIsComplete, let request = inline.take() else { return }
         if let failure = request.failure {
-            finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), transport: transport)
+            finish(lastMessage: nil, initialMetadata: [:], trailers: ResponseTrailers(error: failure), frontEnd: frontEnd)
             return
         }
         let route = request.route
@@ -224,80 +224,80 @@ package final class CallStream {
         }
         switch answer {
         case .finished(let message, let initialMetadata, let trailers):
-            finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers, transport: transport)
+            finish(lastMessage: message, initialMetadata: initialMetadata, trailers: trailers, frontEnd: frontEnd)
         case .source(let source, let initialMetadata):
-            attach(source, initialMetadata: initialMetadata, transport: transport, highWatermark: connection.configuration.streamWriteBufferSize)
+            attach(source, initialMetadata: initialMetadata, frontEnd: frontEnd, highWatermark: connection.configuration.streamWriteBufferSize)
         }
     }
 
     // MARK: Response side
 
     /// Sends a response head, with the call's CORS fields.
-    private func sendHead(_ head: ResponseHead, hasBody: Bool, transport: any CallTransport) {
-        guard !corsFields.isEmpty else { return transport.sendResponseHead(head, of: self, hasBody: hasBody) }
+    private func sendHead(_ head: ResponseHead, hasBody: Bool, frontEnd: any CallFrontEnd) {
+        guard !corsFields.isEmpty else { return frontEnd.sendResponseHead(head, of: self, hasBody: hasBody) }
         let fields =
             switch head {
             case .plain(let contentType): ResponseFraming.plainHeadFields(contentType)
             case .fields(let fields): fields
             }
-        transport.sendResponseHead(.fields(fields + corsFields), of: self, hasBody: hasBody)
+        frontEnd.sendResponseHead(.fields(fields + corsFields), of: self, hasBody: hasBody)
     }
 
     /// Answers a CORS preflight with `fields`, `:status` first; no call runs.
-    func answerPreflight(_ fields: [(name: String, value: String)], transport: any CallTransport) {
+    func answerPreflight(_ fields: [(name: String, value: String)], frontEnd: any CallFrontEnd) {
         machine.answeredBeforeStart()
-        transport.sendResponseHead(.fields(fields), of: self, hasBody: false)
+        frontEnd.sendResponseHead(.fields(fields), of: self, hasBody: false)
     }
 
     /// Answers a `GET` of an `HTTPResource` with `fields`, `:status` first, and `body`; no call runs.
-    func answerResource(_ fields: [(name: String, value: String)], body: [UInt8]?, transport: any CallTransport) {
+    func answerResource(_ fields: [(name: String, value: String)], body: [UInt8]?, frontEnd: any CallFrontEnd) {
         machine.answeredBeforeStart(withBody: body != nil)
-        sendHead(.fields(fields), hasBody: body != nil, transport: transport)
+        sendHead(.fields(fields), hasBody: body != nil, frontEnd: frontEnd)
         if let body {
             outbound.append(body)
-            wakeBody(transport)
+            wakeBody(frontEnd)
         }
     }
 
-    /// Tells the transport that body bytes wait, if a read found none before.
-    private func wakeBody(_ transport: any CallTransport) {
-        if outbound.takeDeferred() { transport.resumeResponseBody(of: self) }
+    /// Tells the front end that body bytes wait, if a read found none before.
+    private func wakeBody(_ frontEnd: any CallFrontEnd) {
+        if outbound.takeDeferred() { frontEnd.resumeResponseBody(of: self) }
     }
 
     /// Queues one response message; `writer` goes on at once, or once the peer has read enough.
     func enqueue(
-        _ message: [UInt8], transport: any CallTransport, initialMetadata: Metadata,
+        _ message: [UInt8], frontEnd: any CallFrontEnd, initialMetadata: Metadata,
         writer: CheckedContinuation<Void, any Error>, highWatermark: Int
     ) {
-        queueMessage(message, initialMetadata: initialMetadata, transport: transport)
-        wakeBody(transport)
+        queueMessage(message, initialMetadata: initialMetadata, frontEnd: frontEnd)
+        wakeBody(frontEnd)
         outbound.admit(writer, highWatermark: highWatermark)
     }
 
     /// Hands the response to `source` and pulls what it has.
-    func attach(_ source: any ResponseSource, initialMetadata: Metadata, transport: any CallTransport, highWatermark: Int) {
+    func attach(_ source: any ResponseSource, initialMetadata: Metadata, frontEnd: any CallFrontEnd, highWatermark: Int) {
         guard !machine.isFinished else {
             source.streamClosed()
             return
         }
         self.source = source
         sourceMetadata = initialMetadata
-        pullSource(transport: transport, highWatermark: highWatermark)
+        pullSource(frontEnd: frontEnd, highWatermark: highWatermark)
     }
 
     /// Queues what the attached source has, while at most `highWatermark` bytes wait.
-    func pullSource(transport: any CallTransport, highWatermark: Int) {
+    func pullSource(frontEnd: any CallFrontEnd, highWatermark: Int) {
         pull: while let source, !machine.isFinished, outbound.count <= highWatermark {
             switch source.next() {
             case .message(let message):
-                queueMessage(message, initialMetadata: sourceMetadata, transport: transport)
+                queueMessage(message, initialMetadata: sourceMetadata, frontEnd: frontEnd)
             case .idle:
                 break pull
             case .end(let trailers):
-                finish(lastMessage: nil, initialMetadata: sourceMetadata, trailers: trailers, transport: transport)
+                finish(lastMessage: nil, initialMetadata: sourceMetadata, trailers: trailers, frontEnd: frontEnd)
             }
         }
-        wakeBody(transport)
+        wakeBody(frontEnd)
     }
 
     /// The response needs neither its deadline nor its source any more.
@@ -310,12 +310,12 @@ package final class CallStream {
 
     /// Queues one response message, after the response head when it is the first; a Connect
     /// unary answer's is held until the call ends.
-    private func queueMessage(_ message: [UInt8], initialMetadata: Metadata, transport: any CallTransport) {
+    private func queueMessage(_ message: [UInt8], initialMetadata: Metadata, frontEnd: any CallFrontEnd) {
         if framing.headWaitsForEnd {
             heldMessage = message
             return
         }
-        if machine.messageQueued() { submitResponseHeaders(transport, initialMetadata) }
+        if machine.messageQueued() { submitResponseHeaders(frontEnd, initialMetadata) }
         appendResponse(message)
     }
 
@@ -348,62 +348,62 @@ package final class CallStream {
     }
 
     /// Sends the response head; the body follows from `readBody`.
-    private func submitResponseHeaders(_ transport: any CallTransport, _ initialMetadata: Metadata) {
-        sendHead(framing.streamingHead(initialMetadata), hasBody: true, transport: transport)
+    private func submitResponseHeaders(_ frontEnd: any CallFrontEnd, _ initialMetadata: Metadata) {
+        sendHead(framing.streamingHead(initialMetadata), hasBody: true, frontEnd: frontEnd)
     }
 
     /// Ends the response: last message, then trailers (or a trailers-only answer).
-    func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, transport: any CallTransport) {
+    func finish(lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers, frontEnd: any CallFrontEnd) {
         switch machine.finish(withMessage: lastMessage != nil || !framing.answersHeadOnly) {
         case .none:
             return
         case .trailersOnly:
             stopDeadlineAndSource()
             recordEnd(trailers.code)
-            submitTrailersOnly(trailers, transport: transport)
+            submitTrailersOnly(trailers, frontEnd: frontEnd)
         case .drain(let submitHeaders):
             stopDeadlineAndSource()
             if framing.headWaitsForEnd {
                 let message = lastMessage ?? heldMessage.take()
                 let answer = framing.unaryAnswer(message: message, initialMetadata: initialMetadata, trailers: trailers)
-                sendHead(answer.head, hasBody: true, transport: transport)
+                sendHead(answer.head, hasBody: true, frontEnd: frontEnd)
                 if message != nil, trailers.code == .ok { accessEntry?.responseMessages += 1 }
                 accessEntry?.responseBytes += answer.body.count
                 outbound.append(answer.body)
                 recordEnd(trailers.code)
-                wakeBody(transport)
+                wakeBody(frontEnd)
                 return
             }
-            if submitHeaders { submitResponseHeaders(transport, initialMetadata) }
+            if submitHeaders { submitResponseHeaders(frontEnd, initialMetadata) }
             if let lastMessage { appendResponse(lastMessage) }
             recordEnd(trailers.code)  // after the last message, which the access log counts
             switch framing.end(trailers) {
             case .trailers(let trailers): machine.trailersFollowBody(trailers)
             case .body(let bytes): appendBodyEnd(bytes)
             }
-            wakeBody(transport)
+            wakeBody(frontEnd)
         }
     }
 
     /// Answers with the status alone: one header block with END_STREAM.
-    private func submitTrailersOnly(_ trailers: ResponseTrailers, transport: any CallTransport) {
+    private func submitTrailersOnly(_ trailers: ResponseTrailers, frontEnd: any CallFrontEnd) {
         let head = framing.headOnly(trailers)
         // No reset after it: nghttp2 would drop the queued HEADERS. Request bytes that still
         // arrive are credited and discarded.
-        sendHead(head, hasBody: false, transport: transport)
+        sendHead(head, hasBody: false, frontEnd: frontEnd)
     }
 
-    /// Answers the transport's read of the response body.
+    /// Answers the front end's read of the response body.
     func readBody(
-        into buffer: UnsafeMutableRawBufferPointer, transport: any CallTransport, lowWatermark: Int, highWatermark: Int
+        into buffer: UnsafeMutableRawBufferPointer, frontEnd: any CallFrontEnd, lowWatermark: Int, highWatermark: Int
     ) -> ResponseBodyRead {
-        // The transport is reading now: what the read pulls or finishes needs no wake of it.
+        // The front end is reading now: what the read pulls or finishes needs no wake of it.
         outbound.readStarted()
         if source != nil, outbound.count <= lowWatermark {
-            pullSource(transport: transport, highWatermark: highWatermark)
+            pullSource(frontEnd: frontEnd, highWatermark: highWatermark)
         }
         let count = outbound.read(into: buffer, lowWatermark: lowWatermark)
-        if count > 0 { watch.sent() }
+        if count > 0 { timeouts.sent() }
         if outbound.count == 0 {
             switch machine.bodySent() {
             case .none:
@@ -411,7 +411,7 @@ package final class CallStream {
             case .ended:
                 return .last(count: count, trailersFollow: false)
             case .sendTrailers(let trailers):
-                transport.sendTrailers(trailers, of: self)
+                frontEnd.sendTrailers(trailers, of: self)
                 return .last(count: count, trailersFollow: true)
             }
         }
@@ -424,9 +424,9 @@ package final class CallStream {
 
     /// Answers the call now with `trailers`, after what its response has queued, and stops its
     /// handler; `false` when the call was answered already.
-    func endCall(_ trailers: ResponseTrailers, transport: any CallTransport) -> Bool {
+    func endCall(_ trailers: ResponseTrailers, frontEnd: any CallFrontEnd) -> Bool {
         guard !machine.isFinished else { return false }
-        finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, transport: transport)
+        finish(lastMessage: nil, initialMetadata: [:], trailers: trailers, frontEnd: frontEnd)
         stopHandler()
         return true
     }
@@ -440,20 +440,20 @@ package final class CallStream {
 
     /// Ends the call before its time and lets go of the bytes it holds: `trailers` answer it
     /// when its response has not started (trailers-only), a reset for `reason` otherwise.
-    func abandon(trailers: ResponseTrailers, reason: StreamReset, transport: any CallTransport) {
+    func abandon(trailers: ResponseTrailers, reason: StreamReset, frontEnd: any CallFrontEnd) {
         switch machine.abandon() {
         case .trailersOnly where framing.answersHeadOnly:
             recordEnd(trailers.code)
-            submitTrailersOnly(trailers, transport: transport)
+            submitTrailersOnly(trailers, frontEnd: frontEnd)
         case .trailersOnly:
             recordEnd(trailers.code)
-            transport.reset(self, reason)
+            frontEnd.reset(self, reason)
         case .reset(let recordsEnd):
             if recordsEnd { recordEnd(trailers.code) }
-            transport.reset(self, reason)
+            frontEnd.reset(self, reason)
         }
         // Credit withheld for unread messages goes back with them, or the connection's window shrinks for good.
-        transport.creditRequestBytes(takeWithheldBytes(), of: self)
+        frontEnd.creditRequestBytes(takeWithheldBytes(), of: self)
         inbound = nil
         dropCall(RPCError(trailers.code, trailers.message))
         stopHandler()

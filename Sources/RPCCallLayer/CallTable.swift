@@ -1,4 +1,4 @@
-/// A connection's open call streams by id, on its event loop.
+/// A connection's open call streams by id, on its loop.
 ///
 /// The stream opened last is also kept aside: a request's frames (its HEADERS, each header
 /// field, its DATA) come right after it opens, and finding it there skips hashing the id.

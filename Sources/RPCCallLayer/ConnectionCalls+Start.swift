@@ -18,9 +18,9 @@ extension ConnectionCalls {
     package func answerReadyInlineCalls() {
         guard !readyInlineCalls.isEmpty else { return }
         defer { readyInlineCalls.removeAll(keepingCapacity: true) }
-        guard let transport, let wakeQueue, let loop, transport.isOpen else { return }
+        guard let frontEnd, let wakeQueue, let loop, frontEnd.isOpen else { return }
         for stream in readyInlineCalls {
-            stream.startInlineCall(on: self, transport: transport, wakeQueue: wakeQueue, loop: loop)
+            stream.startInlineCall(on: self, frontEnd: frontEnd, wakeQueue: wakeQueue, loop: loop)
             account(stream)
         }
     }
@@ -29,17 +29,17 @@ extension ConnectionCalls {
     /// once: over the call rate or the buffer budgets, rejected by the protocol's checks or the
     /// authorizer.
     package func startCall(on stream: CallStream, headers: RequestHeaders) {
-        guard let transport, let loop, let wakeQueue else { return }
+        guard let frontEnd, let loop, let wakeQueue else { return }
         if cors.isEnabled {
             if headers.method == "OPTIONS" {
-                stream.answerPreflight([(":status", "204")] + cors.preflightFields(origin: headers.origin), transport: transport)
+                stream.answerPreflight([(":status", "204")] + cors.preflightFields(origin: headers.origin), frontEnd: frontEnd)
                 return
             }
             stream.corsFields = cors.responseFields(origin: headers.origin)
         }
         if headers.method == "GET", let path = headers.path, let resource = configuration.resourceTable.entry(for: path) {
             let cached = headers.metadata.first("if-none-match") == resource.etag
-            stream.answerResource(cached ? resource.notModifiedFields : resource.fields, body: cached ? nil : resource.body, transport: transport)
+            stream.answerResource(cached ? resource.notModifiedFields : resource.fields, body: cached ? nil : resource.body, frontEnd: frontEnd)
             return
         }
         if callRate?.admit() == false, let trailers = callRate?.refusal {
@@ -79,7 +79,7 @@ extension ConnectionCalls {
         if taskCalls == nil { taskCalls = tasks.start(executor: loop.taskExecutor) }
         guard case .enqueued = taskCalls?.yield(call) else {
             stream.close()
-            transport.reset(stream, .refused)
+            frontEnd.reset(stream, .refused)
             return
         }
     }
@@ -95,10 +95,10 @@ extension ConnectionCalls {
 
     /// Answers a call to `path` that does not start with `rejected`, trailers-only.
     package func answer(_ stream: CallStream, _ rejected: RequestValidation.Rejected, path: String?) {
-        guard let transport else { return }
+        guard let frontEnd else { return }
         let path = path ?? ""
         stream.rejected(
             rejected, path: path, detailNames: configuration.errorDetailNames, metrics: metrics.method(forPath: path),
-            transport: transport)
+            frontEnd: frontEnd)
     }
 }

@@ -2,14 +2,14 @@ import Logging
 import RPCCore
 
 /// The calls of one connection, whatever its protocol and HTTP version: the call layer that
-/// every front end drives. It admits, routes and starts calls (inline on the event loop, or in
+/// every front end drives. It admits, routes and starts calls (inline on the loop, or in
 /// the connection's task, see `ConnectionTasks`), delivers their requests, pulls their
 /// response sources, and applies what the server promises every call once, for all front
 /// ends: the buffer budgets, deadlines, request and send timeouts, metrics and the access log.
 ///
 /// A front end (`ServerConnectionHandler` for HTTP/2) makes a `CallStream` for each request,
 /// hands over its header fields and body bytes, and does what the calls ask of it through its
-/// `CallTransport`: send a head, trailers or a reset, and write what the streams queued.
+/// `CallFrontEnd`: send a head, trailers or a reset, and write what the streams queued.
 ///
 /// Its jobs are split by file: the calls' side here; admitting and starting calls in `+Start`;
 /// buffer budgets and timeout sweeps in `+Budgets`. Touched only on the connection's event
@@ -24,7 +24,7 @@ package final class ConnectionCalls {
     /// Which browser origins may call (`HTTP2ServerConfiguration.corsOrigins`).
     let cors: CORSPolicy
     /// The front end, until the connection is gone.
-    @exclusivity(unchecked) package var transport: (any CallTransport)?
+    @exclusivity(unchecked) package var frontEnd: (any CallFrontEnd)?
     /// Where the connection's calls run: its handlers, inline calls once they suspend and the
     /// connection's task (see `ExecutionPolicy`), and its timers.
     @exclusivity(unchecked) var loop: (any CallLoop)?
@@ -35,7 +35,7 @@ package final class ConnectionCalls {
     /// What the streams hold for their calls, against the connection's and the server's budgets.
     @exclusivity(unchecked) var buffered: BufferedBytes
     /// When streams are swept for the request and send timeouts; `nil`: never.
-    let watchSchedule: StreamWatchSchedule?
+    let sweepSchedule: TimeoutSweepSchedule?
     @exclusivity(unchecked) var sweepTimer: (any CallTimer)?
     @exclusivity(unchecked) var wakeQueue: SourceWakeQueue?
     @exclusivity(unchecked) var accessLog: AccessLog?
@@ -66,13 +66,13 @@ package final class ConnectionCalls {
         self.buffered = BufferedBytes(
             limit: configuration.maxBufferedBytesPerConnection,
             pool: bufferPool ?? BufferedBytesPool(limit: configuration.maxBufferedBytes))
-        self.watchSchedule = StreamWatchSchedule(
+        self.sweepSchedule = TimeoutSweepSchedule(
             requestBodyTimeout: configuration.requestBodyTimeout, sendStallTimeout: configuration.sendStallTimeout)
     }
 
-    /// The connection is up: calls are served on `loop`, their answers go to `transport`.
-    package func open(transport: any CallTransport, loop: any CallLoop, remoteAddress: (any PeerAddress)?) {
-        self.transport = transport
+    /// The connection is up: calls are served on `loop`, their answers go to `frontEnd`.
+    package func open(frontEnd: any CallFrontEnd, loop: any CallLoop, remoteAddress: (any PeerAddress)?) {
+        self.frontEnd = frontEnd
         self.loop = loop
         self.remoteAddress = remoteAddress
         if configuration.accessLogLevel != nil {
@@ -128,7 +128,7 @@ package final class ConnectionCalls {
         guard let stream = streams.remove(id) else { return nil }
         metrics.streams.decrement()
         // Bytes the call never read still hold the connection's window: give it back.
-        transport?.creditRequestBytes(stream.takeWithheldBytes(), of: stream)
+        frontEnd?.creditRequestBytes(stream.takeWithheldBytes(), of: stream)
         stream.close()
         release(stream)
         return stream
@@ -144,72 +144,72 @@ package final class ConnectionCalls {
 
     /// Answers the front end's read of `stream`'s response body.
     package func readBody(of stream: CallStream, into buffer: UnsafeMutableRawBufferPointer) -> ResponseBodyRead {
-        guard let transport else { return .last(count: 0, trailersFollow: false) }
+        guard let frontEnd else { return .last(count: 0, trailersFollow: false) }
         let read = stream.readBody(
-            into: buffer, transport: transport, lowWatermark: configuration.streamWriteBufferSize / 2,
+            into: buffer, frontEnd: frontEnd, lowWatermark: configuration.streamWriteBufferSize / 2,
             highWatermark: configuration.streamWriteBufferSize)
         account(stream)
         return read
     }
 
-    // MARK: Calls → connection (on the event loop)
+    // MARK: Calls → connection (on the loop)
 
     func send(_ message: [UInt8], on stream: CallStream, initialMetadata: Metadata,
               continuation: CheckedContinuation<Void, any Error>) {
-        guard let transport, transport.isOpen, stream.isActive else {
+        guard let frontEnd, frontEnd.isOpen, stream.isActive else {
             continuation.resume(throwing: RPCError(.cancelled, "the stream was closed"))
             return
         }
         stream.enqueue(
-            message, transport: transport, initialMetadata: initialMetadata, writer: continuation,
+            message, frontEnd: frontEnd, initialMetadata: initialMetadata, writer: continuation,
             highWatermark: configuration.streamWriteBufferSize)
         account(stream)
-        transport.scheduleFlush()
+        frontEnd.scheduleFlush()
     }
 
     func finish(_ stream: CallStream, lastMessage: [UInt8]?, initialMetadata: Metadata, trailers: ResponseTrailers) {
-        guard let transport, transport.isOpen, streams[stream.id] === stream else { return }
-        stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, transport: transport)
+        guard let frontEnd, frontEnd.isOpen, streams[stream.id] === stream else { return }
+        stream.finish(lastMessage: lastMessage, initialMetadata: initialMetadata, trailers: trailers, frontEnd: frontEnd)
         account(stream)
-        transport.scheduleFlush()
+        frontEnd.scheduleFlush()
     }
 
     /// Answers `stream`'s call now with `trailers` and stops its handler (`CallStream.endCall`);
     /// `false` when it was answered already.
     @discardableResult
     func endCall(_ stream: CallStream, _ trailers: ResponseTrailers) -> Bool {
-        guard let transport, transport.isOpen, streams[stream.id] === stream, stream.endCall(trailers, transport: transport) else {
+        guard let frontEnd, frontEnd.isOpen, streams[stream.id] === stream, stream.endCall(trailers, frontEnd: frontEnd) else {
             return false
         }
         account(stream)
-        transport.scheduleFlush()
+        frontEnd.scheduleFlush()
         return true
     }
 
     func attach(_ source: any ResponseSource, to stream: CallStream, initialMetadata: Metadata) {
-        guard let transport, transport.isOpen, streams[stream.id] === stream else {
+        guard let frontEnd, frontEnd.isOpen, streams[stream.id] === stream else {
             source.streamClosed()
             return
         }
-        stream.attach(source, initialMetadata: initialMetadata, transport: transport, highWatermark: configuration.streamWriteBufferSize)
+        stream.attach(source, initialMetadata: initialMetadata, frontEnd: frontEnd, highWatermark: configuration.streamWriteBufferSize)
         account(stream)
-        transport.scheduleFlush()
+        frontEnd.scheduleFlush()
     }
 
     private func pullSources(_ streamIDs: [Int32]) {
-        guard let transport, transport.isOpen else { return }
+        guard let frontEnd, frontEnd.isOpen else { return }
         for id in streamIDs {
             guard let stream = streams[id] else { continue }
-            stream.pullSource(transport: transport, highWatermark: configuration.streamWriteBufferSize)
+            stream.pullSource(frontEnd: frontEnd, highWatermark: configuration.streamWriteBufferSize)
             account(stream)
         }
-        transport.flush()
+        frontEnd.flush()
     }
 
     func returnWithheldCredit(_ stream: CallStream) {
-        guard let transport, streams[stream.id] === stream else { return }
-        transport.creditRequestBytes(stream.takeWithheldBytes(), of: stream)
-        transport.scheduleFlush()
+        guard let frontEnd, streams[stream.id] === stream else { return }
+        frontEnd.creditRequestBytes(stream.takeWithheldBytes(), of: stream)
+        frontEnd.scheduleFlush()
     }
 
     /// Answers every call still running UNAVAILABLE and cancels its handler, when a graceful
@@ -244,7 +244,7 @@ package final class ConnectionCalls {
     /// Lets go of the front end and the wake queue, which hold the connection (see
     /// `ServerConnectionHandler.releaseCallbacks`).
     package func releaseCallbacks() {
-        transport = nil
+        frontEnd = nil
         wakeQueue = nil
     }
 }

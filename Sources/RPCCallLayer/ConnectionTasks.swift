@@ -5,14 +5,14 @@ import Synchronization
 ///
 /// A connection joins when its first call that does not run inline starts, so a connection
 /// that never has one (a peer that connects and leaves, a client making only inline calls)
-/// costs no Swift task and no hop off its event loop.
+/// costs no Swift task and no hop off its loop.
 ///
 /// Each connection's calls run in a task of its own, not a child of the server's: when a
 /// shutdown's grace period ends, the calls still running are answered and their handlers
 /// cancelled, and the server stops without waiting for a handler that ignores cancellation.
 /// Otherwise it waits for every connection's task to end.
 package final class ConnectionTasks: Sendable {
-    /// The connections to run, each as a task on its event loop; ends with `finish()`.
+    /// The connections to run, each as a task on its loop; ends with `finish()`.
     package let connections: AsyncStream<ServerConnection>
     private let continuation: AsyncStream<ServerConnection>.Continuation
     private let state = Mutex(State())
@@ -32,7 +32,7 @@ package final class ConnectionTasks: Sendable {
     }
 
     /// Starts a task that runs the calls yielded to the returned continuation, on `executor`
-    /// (the connection's event loop); nil once the server stopped running connections.
+    /// (the connection's loop); nil once the server stopped running connections.
     func start(executor: any TaskExecutor) -> AsyncStream<ServerCall>.Continuation? {
         let (calls, callsContinuation) = AsyncStream<ServerCall>.makeStream()
         let connection = ServerConnection(calls: calls, executor: executor)
@@ -103,7 +103,7 @@ package final class ConnectionTasks: Sendable {
     }
 }
 
-/// The calls of one connection, run as child tasks on the connection's event loop until it closes.
+/// The calls of one connection, run as child tasks on the connection's loop until it closes.
 package struct ServerConnection: Sendable {
     let calls: AsyncStream<ServerCall>
     let executor: any TaskExecutor

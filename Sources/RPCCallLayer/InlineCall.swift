@@ -4,7 +4,7 @@ import Synchronization
 /// The handler-facing side of a call started where its request completed
 /// (`ExecutionPolicy.inline`): its request is whole before the handler runs, so reading it
 /// never suspends, and its writes go through a `CallResponder`, at once while the handler runs
-/// on the event loop that started it.
+/// on the loop that started it.
 package final class InlineCall: ServerCallStream {
     package let head: RequestHead
     private let responder: CallResponder

@@ -9,7 +9,7 @@ import Synchronization
 /// of header fields, gRPC-framed request and response bodies, trailers) without a socket or
 /// HTTP, so that its calls meet the server's limits, budgets, deadlines, execution policy,
 /// metrics and access log. Touched only on its loop, but for `init`.
-final class InProcessConnection: CallTransport, @unchecked Sendable {
+final class InProcessConnection: CallFrontEnd, @unchecked Sendable {
     /// Response bytes a client may leave unread before the connection stops reading its call's
     /// body (its receive window).
     static let receiveWindow = 64 * 1024
@@ -42,7 +42,7 @@ final class InProcessConnection: CallTransport, @unchecked Sendable {
         self.calls = ConnectionCalls(
             configuration: configuration, router: router, tasks: tasks, logger: logger,
             metrics: ServerMetrics(router: router), warnings: WarningThrottle(), bufferPool: nil)
-        loop.execute { [self] in calls.open(transport: self, loop: loop, remoteAddress: InProcessPeer()) }
+        loop.execute { [self] in calls.open(frontEnd: self, loop: loop, remoteAddress: InProcessPeer()) }
         // The task that runs the calls that do not run inline, once the first starts.
         Task {
             for await connection in tasks.connections { tasks.run(connection) }
@@ -126,7 +126,7 @@ final class InProcessConnection: CallTransport, @unchecked Sendable {
         flush()
     }
 
-    // MARK: Calls → client (CallTransport)
+    // MARK: Calls → client (CallFrontEnd)
 
     func sendResponseHead(_ head: ResponseHead, of stream: CallStream, hasBody: Bool) {
         guard let client = clients[stream.id]?.call else { return }

@@ -1,5 +1,5 @@
 /// A message already encoded by a codec, typed by the message it encodes: a handler that
-/// answers the same message call after call keeps it (see `EncodedMessageCache`) and returns
+/// answers the same message call after call keeps it (one per codec) and returns
 /// it from a handler registered with `.unary(encoded:)` (see `MethodHandler`), so the message
 /// is not encoded every time.
 public struct EncodedMessage<Message: Encodable>: Sendable {

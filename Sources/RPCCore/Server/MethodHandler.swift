@@ -53,7 +53,7 @@ extension MethodHandler {
     }
 
     /// A unary handler that answers with a message it already encoded with the call's codec
-    /// (`context.contentType.codec`), typically kept in an `EncodedMessageCache`.
+    /// (`context.contentType.codec`), typically kept from one call to the next.
     @_disfavoredOverload  // A trailing closure that only throws fits `unary(_:_:)` too, and means it.
     public static func unary<Request, Response>(
         _ policy: ExecutionPolicy = .task,

@@ -70,8 +70,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func start(_ context: ChannelHandlerContext) {
-        guard calls.transport == nil, !exchange.isClosing else { return }
-        calls.open(transport: self, loop: EventLoopCallLoop(context.eventLoop), remoteAddress: context.channel.remoteAddress)
+        guard calls.frontEnd == nil, !exchange.isClosing else { return }
+        calls.open(frontEnd: self, loop: EventLoopCallLoop(context.eventLoop), remoteAddress: context.channel.remoteAddress)
         // The timeouts hold this handler strongly until `handlerRemoved`: a weak reference
         // would put every retain of the handler on the slow path.
         if let timeout = configuration.idleTimeout {
@@ -354,7 +354,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 }
 
-extension HTTP1ConnectionHandler: CallTransport {
+extension HTTP1ConnectionHandler: CallFrontEnd {
     var isOpen: Bool { !exchange.isClosing && context != nil }
 
     /// The head of most Connect answers, made once.

@@ -8,7 +8,7 @@ import RPCHTTP2Core
 /// Serves one HTTP/2 connection: owns its nghttp2 session and is the HTTP/2 front end of the
 /// connection's calls (`ConnectionCalls`, the protocol-neutral call layer), which it feeds
 /// request heads and bodies and for which it sends heads, trailers and resets
-/// (`CallTransport`).
+/// (`CallFrontEnd`).
 ///
 /// Its jobs are split by file: channel events and writing here; where the connection is in its
 /// life in `StateMachine`; what nghttp2 reports in `+NGHTTP2`; what the calls ask of HTTP/2 in
@@ -90,7 +90,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         guard session == nil else { return }
         let session = NGHTTP2Session(role: .server, delegate: self)
         self.session = session
-        calls.open(transport: self, loop: EventLoopCallLoop(context.eventLoop), remoteAddress: context.channel.remoteAddress)
+        calls.open(frontEnd: self, loop: EventLoopCallLoop(context.eventLoop), remoteAddress: context.channel.remoteAddress)
         session.submitSettings([
             (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), UInt32(configuration.maxConcurrentStreams)),
             (Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), UInt32(configuration.streamWindowSize)),

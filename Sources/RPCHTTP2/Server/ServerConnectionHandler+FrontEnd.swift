@@ -3,7 +3,7 @@ import RPCCore
 import RPCHTTP2Core
 
 /// What the connection's calls ask of HTTP/2: heads, trailers and resets through nghttp2.
-extension ServerConnectionHandler: CallTransport {
+extension ServerConnectionHandler: CallFrontEnd {
     var isOpen: Bool { state.isOpen }
 
     /// The response headers of most calls (each content type, no compression, no initial

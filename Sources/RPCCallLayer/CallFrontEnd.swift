@@ -1,10 +1,11 @@
 import RPCCore
 
-/// The front end under a connection's calls (`ConnectionCalls`): what only the HTTP version
-/// knows how to do with a call's response, and with the connection. nghttp2's session
-/// implements it for HTTP/2; the calls never see a frame, a socket or a session. Called on
-/// the connection's event loop.
-package protocol CallTransport: AnyObject {
+/// The front end under a connection's calls (`ConnectionCalls`): what only it knows how to do
+/// with a call's response, and with the connection. The HTTP/2 handler implements it with
+/// nghttp2's session, the HTTP/1.1 handler with NIOHTTP1, and `InProcessConnection` with the
+/// client's own call; the calls never see a frame, a socket or a session. Called on the
+/// connection's loop.
+package protocol CallFrontEnd: AnyObject {
     /// Whether the connection still reads, writes and serves calls (it is not closing).
     var isOpen: Bool { get }
     /// Sends the head of `stream`'s response; `hasBody`: whether body bytes or trailers follow
@@ -52,8 +53,8 @@ package enum ResponseBodyRead {
     /// `count` bytes; more may follow.
     case bytes(count: Int)
     /// `count` bytes, the body's last. The stream then ends, unless `trailersFollow`: the
-    /// trailers were sent (`CallTransport.sendTrailers`) and end it.
+    /// trailers were sent (`CallFrontEnd.sendTrailers`) and end it.
     case last(count: Int, trailersFollow: Bool)
-    /// Nothing now; `CallTransport.resumeResponseBody` says when there is.
+    /// Nothing now; `CallFrontEnd.resumeResponseBody` says when there is.
     case deferred
 }

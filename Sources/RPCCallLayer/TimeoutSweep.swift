@@ -2,7 +2,7 @@
 /// response has waited without a byte sent: what `HTTP2ServerConfiguration.requestBodyTimeout`
 /// and `sendStallTimeout` end. Counting sweeps instead of reading the clock keeps the work per
 /// frame to setting one flag.
-package struct StreamWatch {
+package struct TimeoutSweep {
     /// What a sweep found.
     enum Expiry: Equatable {
         /// The client has not ended its request for `requestBodyTimeout`.
@@ -43,8 +43,8 @@ package struct StreamWatch {
     }
 }
 
-/// How often a connection sweeps its streams (`StreamWatch`), and each timeout in sweeps.
-package struct StreamWatchSchedule: Equatable {
+/// How often a connection sweeps its streams (`TimeoutSweep`), and each timeout in sweeps.
+package struct TimeoutSweepSchedule: Equatable {
     /// Time between sweeps: a quarter of the shortest timeout, within 10 ms and 1 s; a
     /// timeout ends a stream at most one interval late.
     let interval: Duration

@@ -3,20 +3,20 @@ import Testing
 @testable import RPCCallLayer
 @testable import RPCHTTP2
 
-@Suite("StreamWatch: request and send timeouts counted in sweeps")
-struct StreamWatchTests {
+@Suite("TimeoutSweep: request and send timeouts counted in sweeps")
+struct TimeoutSweepTests {
     @Test("a request open for more sweeps than its timeout's times out; an ended one never does")
     func requestTimeout() {
-        var watch = StreamWatch()
+        var watch = TimeoutSweep()
         for _ in 0..<3 { #expect(watch.sweep(requestOpen: true, responseWaiting: false, requestSweeps: 3, stallSweeps: nil) == nil) }
         #expect(watch.sweep(requestOpen: true, responseWaiting: false, requestSweeps: 3, stallSweeps: nil) == .requestTimedOut)
-        var ended = StreamWatch()
+        var ended = TimeoutSweep()
         for _ in 0..<10 { #expect(ended.sweep(requestOpen: false, responseWaiting: false, requestSweeps: 3, stallSweeps: nil) == nil) }
     }
 
     @Test("response bytes waiting with none sent for more sweeps than the timeout stall; any byte sent starts the count again")
     func sendStall() {
-        var watch = StreamWatch()
+        var watch = TimeoutSweep()
         #expect(watch.sweep(requestOpen: false, responseWaiting: true, requestSweeps: nil, stallSweeps: 2) == nil)
         #expect(watch.sweep(requestOpen: false, responseWaiting: true, requestSweeps: nil, stallSweeps: 2) == nil)
         watch.sent()
@@ -24,7 +24,7 @@ struct StreamWatchTests {
         #expect(watch.sweep(requestOpen: false, responseWaiting: true, requestSweeps: nil, stallSweeps: 2) == nil)
         #expect(watch.sweep(requestOpen: false, responseWaiting: true, requestSweeps: nil, stallSweeps: 2) == nil)
         #expect(watch.sweep(requestOpen: false, responseWaiting: true, requestSweeps: nil, stallSweeps: 2) == .sendStalled)
-        var drained = StreamWatch()
+        var drained = TimeoutSweep()
         for _ in 0..<10 { #expect(drained.sweep(requestOpen: false, responseWaiting: false, requestSweeps: nil, stallSweeps: 2) == nil) }
     }
 
@@ -35,7 +35,7 @@ struct StreamWatchTests {
         (.seconds(Int64.max), .seconds(2), .milliseconds(500), Int.max / 2, 4),
     ] as [(Duration, Duration?, Duration, Int, Int?)])
     func schedule(request: Duration, stall: Duration?, interval: Duration, requestSweeps: Int, stallSweeps: Int?) throws {
-        let schedule = try #require(StreamWatchSchedule(requestBodyTimeout: request, sendStallTimeout: stall))
+        let schedule = try #require(TimeoutSweepSchedule(requestBodyTimeout: request, sendStallTimeout: stall))
         #expect(schedule.interval == interval)
         #expect(schedule.requestSweeps == requestSweeps)
         #expect(schedule.stallSweeps == stallSweeps)
@@ -43,6 +43,6 @@ struct StreamWatchTests {
 
     @Test("no timeout, no sweeps")
     func noSchedule() {
-        #expect(StreamWatchSchedule(requestBodyTimeout: nil, sendStallTimeout: nil) == nil)
+        #expect(TimeoutSweepSchedule(requestBodyTimeout: nil, sendStallTimeout: nil) == nil)
     }
 }
