@@ -1,13 +1,10 @@
 import Dispatch
 import RPCCallLayer
 
-/// Where in-process connections' calls run, as an event loop runs a network connection's: a
-/// serial dispatch queue runs jobs in the order they came, the timers, and the tasks of the
+/// Where an in-process connection's calls run, as an event loop runs a network connection's:
+/// a serial dispatch queue runs jobs in the order they came, the timers, and the tasks of the
 /// calls' handlers (its `TaskExecutor`). The call layer sees it as any other `CallLoop`.
 final class InProcessLoop: CallLoop, TaskExecutor, @unchecked Sendable {
-    /// The loop of every in-process transport of the process.
-    static let shared = InProcessLoop()
-
     private let queue = DispatchQueue(label: "rpc.in-process")
     private let key = DispatchSpecificKey<Bool>()
 
@@ -19,7 +16,7 @@ final class InProcessLoop: CallLoop, TaskExecutor, @unchecked Sendable {
         func cancel() { body = nil }
     }
 
-    private init() {
+    init() {
         queue.setSpecific(key: key, value: true)
     }
 

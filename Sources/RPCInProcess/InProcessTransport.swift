@@ -13,7 +13,8 @@ import RPCCore
 /// DEADLINE_EXCEEDED; cancelling a call cancels its handler; handlers run inline or in a task
 /// as their execution policy says; a pulled response stream (a subscription) is pulled as the
 /// client reads it; buffer budgets, the server's metrics and its access log count these calls
-/// too. The calls run on one thread of the process, which handlers must not block.
+/// too. A transport is one connection: its calls run on one serial queue, as a network
+/// connection's run on its event loop, which handlers must not block.
 ///
 /// ```swift
 /// var router = Router()
@@ -48,7 +49,7 @@ public struct InProcessTransport: ClientTransport {
         var configuration = CallLayerConfiguration.defaults
         configuration.accessLogLevel = accessLogLevel
         self.connection = ConnectionOwner(
-            InProcessConnection(router: router, configuration: configuration, loop: .shared, logger: logger))
+            InProcessConnection(router: router, configuration: configuration, loop: InProcessLoop(), logger: logger))
     }
 
     public var contentType: String { codec.headerValue }
