@@ -43,7 +43,7 @@ package enum RequestValidation {
 
         /// The answer's head, and its body in a protocol whose errors are one (Connect); the
         /// error detail goes under `detailNames`.
-        func answer(detailNames: ErrorDetailNames) -> (head: ResponseHead, body: [UInt8]?) {
+        package func answer(detailNames: ErrorDetailNames) -> (head: ResponseHead, body: [UInt8]?) {
             switch contentType?.framing {
             case .connectUnary?:
                 let status = httpStatus ?? ConnectError.httpStatus(trailers.code)

@@ -172,10 +172,14 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
                 } else {
                     .badRequest
                 }
-            let body = ConnectError.json(HTTP1RequestRefusal.trailers(for: status), names: configuration.errorDetailNames)
-            let head = HTTPResponseHead(
-                version: .http1_1, status: status,
-                headers: ["connection": "close", "content-type": "application/json", "content-length": String(body.count)])
+            // No call: the answer a refused call gets (`RequestValidation.Rejected`), written here.
+            let rejected = RequestValidation.Rejected(
+                httpStatus: Int(status.code), contentType: .connectJSON, trailers: HTTP1RequestRefusal.trailers(for: status))
+            let answer = rejected.answer(detailNames: configuration.errorDetailNames)
+            let body = answer.body ?? []
+            var head = Self.responseHead(answer.head)
+            head.headers.add(name: "connection", value: "close")
+            head.headers.add(name: "content-length", value: String(body.count))
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
