@@ -55,7 +55,7 @@ package struct CallLayerConfiguration: Sendable, Hashable {
         self.resourceTable = resourceTable
     }
 
-    /// A server's defaults (`HTTP2ServerConfiguration.defaults` says the same).
+    /// A server's defaults, which `HTTP2ServerConfiguration.defaults` takes.
     package static let defaults = CallLayerConfiguration(
         maxReceiveMessageSize: 4 * 1024 * 1024, maxHeaderListSize: 16 * 1024, streamWriteBufferSize: 64 * 1024,
         maxBufferedBytesPerConnection: 8 * 1024 * 1024, maxBufferedBytes: 1024 * 1024 * 1024, requestBodyTimeout: .seconds(30),

@@ -85,6 +85,15 @@ package struct RequestHeaders {
     /// What the next request on the connection may reuse of this one.
     package var reusable: Recent { Recent(path: path, metadata: metadata.entries) }
 
+    /// Appends a field a front end has as text (HTTP/1.1's decoder, an in-process call).
+    package mutating func append(name: String, value: String) {
+        var name = name
+        var value = value
+        name.withUTF8 { name in
+            value.withUTF8 { value in append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value)) }
+        }
+    }
+
     package mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         size += name.count + value.count + 32
         guard size <= limit else {

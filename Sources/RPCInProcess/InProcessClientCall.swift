@@ -66,22 +66,27 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
             defer { state.started = true }
             return !state.started
         }
-        let connection = connection
-        let id = streamID
+        guard start else { return tell(job) }
         let opening = opening
-        connection.loop.execute { [self] in
-            if start { connection.start(self, path: opening.path, contentType: opening.contentType, options: opening.options) }
+        tell { [self] connection, id in
+            connection.start(self, path: opening.path, contentType: opening.contentType, options: opening.options)
             job(connection, id)
         }
+    }
+
+    /// Runs `job` on the connection's loop, for this call (which it does not hold: a call let go
+    /// may still be told there).
+    private func tell(_ job: @escaping @Sendable (InProcessConnection, Int32) -> Void) {
+        let connection = connection
+        let id = streamID
+        connection.loop.execute { job(connection, id) }
     }
 
     deinit {
         // A call let go before its end is cancelled, as a network stream is reset.
         let open = state.withLock { $0.trailers == nil && $0.started }
         if open {
-            let connection = connection
-            let id = streamID
-            connection.loop.execute { connection.cancel(id) }
+            tell { connection, id in connection.cancel(id) }
         }
     }
 
@@ -135,9 +140,7 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
             switch next {
             case .message(let message, let resume):
                 if resume {
-                    let connection = connection
-                    let id = streamID
-                    connection.loop.execute { connection.resumeReading(id) }
+                    tell { connection, id in connection.resumeReading(id) }
                 }
                 return message
             case .end(let trailers):
@@ -165,9 +168,7 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
         guard ended(ResponseTrailers(code: .cancelled, message: "the call was cancelled")),
             state.withLock({ $0.started })
         else { return }
-        let connection = connection
-        let id = streamID
-        connection.loop.execute { connection.cancel(id) }
+        tell { connection, id in connection.cancel(id) }
     }
 
     // MARK: From the connection (on its loop)
@@ -208,9 +209,7 @@ final class InProcessClientCall: ClientCallStream, @unchecked Sendable {
             return true
         }
         if resume {
-            let connection = connection
-            let id = streamID
-            connection.loop.execute { connection.resumeReading(id) }
+            tell { connection, id in connection.resumeReading(id) }
         }
     }
 

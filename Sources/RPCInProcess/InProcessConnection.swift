@@ -43,7 +43,9 @@ final class InProcessConnection: CallFrontEnd, @unchecked Sendable {
             configuration: configuration, router: router, tasks: tasks, logger: logger,
             metrics: ServerMetrics(router: router), warnings: WarningThrottle(), bufferPool: nil)
         loop.execute { [self] in calls.open(frontEnd: self, loop: loop, remoteAddress: InProcessPeer()) }
-        // The task that runs the calls that do not run inline, once the first starts.
+        // Hands the connection's task to ConnectionTasks once its first call that does not run
+        // inline starts, as a server's run does; the transport has no task of its own to do it
+        // in, and this one ends when the connection closes (`tasks.finish()`).
         Task {
             for await connection in tasks.connections { tasks.run(connection) }
         }
@@ -83,13 +85,7 @@ final class InProcessConnection: CallFrontEnd, @unchecked Sendable {
         ]
         if let timeout = options.timeout { fields.append(("grpc-timeout", GRPCTimeout.format(timeout))) }
         fields.append(contentsOf: options.metadata.headerFields)
-        for (name, value) in fields {
-            var name = name
-            var value = value
-            name.withUTF8 { name in
-                value.withUTF8 { value in stream.headers.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value)) }
-            }
-        }
+        for (name, value) in fields { stream.headers.append(name: name, value: value) }
         let headers = stream.takeHeaders()
         calls.recentRequest = headers.reusable
         calls.startCall(on: stream, headers: headers)

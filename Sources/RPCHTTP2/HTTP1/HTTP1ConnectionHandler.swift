@@ -206,10 +206,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             _ = calls.closeStream(stream.id)
             return
         }
-        appendField(":method", head.method.rawValue, to: stream)
-        appendField(":path", head.uri, to: stream)
+        stream.headers.append(name: ":method", value: head.method.rawValue)
+        stream.headers.append(name: ":path", value: head.uri)
         for (name, value) in head.headers {
-            appendField(name.utf8.contains(where: { (65...90).contains($0) }) ? name.lowercased() : name, value, to: stream)
+            stream.headers.append(name: name.utf8.contains(where: { (65...90).contains($0) }) ? name.lowercased() : name, value: value)
         }
         let headers = stream.takeHeaders()
         if headers.path != nil { calls.recentRequest = headers.reusable }
@@ -237,14 +237,6 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             return
         }
         calls.startCall(on: stream, headers: headers)
-    }
-
-    private func appendField(_ name: String, _ value: String, to stream: CallStream) {
-        var name = name
-        var value = value
-        name.withUTF8 { name in
-            value.withUTF8 { value in stream.headers.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value)) }
-        }
     }
 
     /// Answers a request that breaks HTTP/1.1's rules with `status` and a Connect error body, then closes.

@@ -106,30 +106,32 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
 
     /// The defaults documented on each property.
     public static var defaults: HTTP2ServerConfiguration {
-        HTTP2ServerConfiguration(
+        // What the call layer applies is its own defaults (an in-process transport's too).
+        let calls = CallLayerConfiguration.defaults
+        return HTTP2ServerConfiguration(
             host: "127.0.0.1",
             port: 50051,
-            maxReceiveMessageSize: 4 * 1024 * 1024,
+            maxReceiveMessageSize: calls.maxReceiveMessageSize,
             maxConcurrentStreams: 1024,
             maxConnections: 10_000,
             maxConnectionsPerPeer: 1000,
             refusedConnectionTimeout: .seconds(5),
-            maxCallRate: nil,
-            maxHeaderListSize: 16 * 1024,
+            maxCallRate: calls.maxCallRate,
+            maxHeaderListSize: calls.maxHeaderListSize,
             streamWindowSize: 1024 * 1024,
             connectionWindowSize: 16 * 1024 * 1024,
-            streamWriteBufferSize: 64 * 1024,
-            maxBufferedBytesPerConnection: 8 * 1024 * 1024,
-            maxBufferedBytes: 1024 * 1024 * 1024,
-            requestBodyTimeout: .seconds(30),
+            streamWriteBufferSize: calls.streamWriteBufferSize,
+            maxBufferedBytesPerConnection: calls.maxBufferedBytesPerConnection,
+            maxBufferedBytes: calls.maxBufferedBytes,
+            requestBodyTimeout: calls.requestBodyTimeout,
             requestHeadTimeout: .seconds(10),
-            sendStallTimeout: .seconds(30),
+            sendStallTimeout: calls.sendStallTimeout,
             keepaliveInterval: .seconds(120),
             keepaliveTimeout: .seconds(20),
             idleTimeout: .seconds(300),
-            shutdownGracePeriod: .seconds(10),
+            shutdownGracePeriod: calls.shutdownGracePeriod,
             abuseLimits: .defaults,
-            accessLogLevel: nil,
+            accessLogLevel: calls.accessLogLevel,
             tls: nil,
             tlsHandshakeTimeout: .seconds(10)
         )
