@@ -9,7 +9,7 @@ import RPCFraming
 /// its stored properties skip run-time exclusivity checks (see `ServerConnectionHandler`).
 package final class CallStream {
     package let id: Int32
-    @exclusivity(unchecked) package var headers: RequestHeaders
+    @exclusivity(unchecked) var headers: RequestHeaders
     @exclusivity(unchecked) private(set) var machine = StateMachine()
     @exclusivity(unchecked) private(set) var call: ServerCall?
     /// The request of an inline call (`Route.runsInline`) as it arrives.
@@ -55,7 +55,17 @@ package final class CallStream {
     }
 
     /// The request's headers, moved out (the stream keeps an empty list): read once the call starts.
-    package func takeHeaders() -> RequestHeaders {
+    /// Appends a request header field as nghttp2 hands it over.
+    package func appendHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        headers.append(name: name, value: value)
+    }
+
+    /// Appends a request header field a front end has as text.
+    package func appendHeader(name: String, value: String) {
+        headers.append(name: name, value: value)
+    }
+
+    func takeHeaders() -> RequestHeaders {
         var taken = RequestHeaders(limit: 0)
         swap(&taken, &headers)
         return taken

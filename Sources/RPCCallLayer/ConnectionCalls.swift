@@ -24,13 +24,13 @@ package final class ConnectionCalls {
     /// Which browser origins may call (`HTTP2ServerConfiguration.corsOrigins`).
     let cors: CORSPolicy
     /// The front end, until the connection is gone.
-    @exclusivity(unchecked) package var frontEnd: (any CallFrontEnd)?
+    @exclusivity(unchecked) var frontEnd: (any CallFrontEnd)?
     /// Where the connection's calls run: its handlers, inline calls once they suspend and the
     /// connection's task (see `ExecutionPolicy`), and its timers.
     @exclusivity(unchecked) var loop: (any CallLoop)?
     /// The calls for the connection's task, once it started.
     @exclusivity(unchecked) var taskCalls: AsyncStream<ServerCall>.Continuation?
-    @exclusivity(unchecked) package var streams = CallTable()
+    @exclusivity(unchecked) var streams = CallTable()
     @exclusivity(unchecked) var callRate: CallRateLimiter?
     /// What the streams hold for their calls, against the connection's and the server's budgets.
     @exclusivity(unchecked) var buffered: BufferedBytes
@@ -40,11 +40,11 @@ package final class ConnectionCalls {
     @exclusivity(unchecked) var wakeQueue: SourceWakeQueue?
     @exclusivity(unchecked) var accessLog: AccessLog?
     /// What the last request that started left for the next one to reuse (see `RequestHeaders`).
-    @exclusivity(unchecked) package var recentRequest = RequestHeaders.Recent()
+    @exclusivity(unchecked) var recentRequest = RequestHeaders.Recent()
     /// The route of the last call that started, and its path (see `RequestValidation.validate`).
     @exclusivity(unchecked) var recentRoute: (path: String, route: Route)?
     /// Inline calls whose requests the current read completed (see `queueInlineAnswer`).
-    @exclusivity(unchecked) package var readyInlineCalls: [CallStream] = []
+    @exclusivity(unchecked) var readyInlineCalls: [CallStream] = []
     private let baseLogger: Logger
     @exclusivity(unchecked) private var remoteAddress: (any PeerAddress)?
     @exclusivity(unchecked) private var peerText: String?
@@ -120,6 +120,28 @@ package final class ConnectionCalls {
         metrics.streams.increment()
         armSweep()
         return stream
+    }
+
+    /// The open stream `id`. (The front ends ask through methods: an access from another module
+    /// to a property that skips exclusivity checks is checked at run time.)
+    package func stream(_ id: Int32) -> CallStream? { streams[id] }
+
+    /// Whether no stream is open.
+    package var hasNoStreams: Bool { streams.isEmpty }
+
+    /// Whether a front end opened the connection (`open`).
+    package var isOpened: Bool { frontEnd != nil }
+
+    /// `stream`'s request header fields, complete: what the next request may reuse of them is kept.
+    package func takeHeaders(of stream: CallStream) -> RequestHeaders {
+        let headers = stream.takeHeaders()
+        if headers.path != nil { recentRequest = headers.reusable }
+        return headers
+    }
+
+    /// The read that completed inline calls' requests failed: they are not answered.
+    package func dropReadyInlineCalls() {
+        readyInlineCalls.removeAll()
     }
 
     /// The front end is done with the stream `id` (ended, reset, closed); returns it, stopped.

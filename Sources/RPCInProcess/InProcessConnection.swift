@@ -85,16 +85,15 @@ final class InProcessConnection: CallFrontEnd, @unchecked Sendable {
         ]
         if let timeout = options.timeout { fields.append(("grpc-timeout", GRPCTimeout.format(timeout))) }
         fields.append(contentsOf: options.metadata.headerFields)
-        for (name, value) in fields { stream.headers.append(name: name, value: value) }
-        let headers = stream.takeHeaders()
-        calls.recentRequest = headers.reusable
+        for (name, value) in fields { stream.appendHeader(name: name, value: value) }
+        let headers = calls.takeHeaders(of: stream)
         calls.startCall(on: stream, headers: headers)
         inputEnded()
     }
 
     /// Request bytes of the call `id`, framed; then its half-close when `endOfStream`.
     func receive(_ bytes: [UInt8], endOfStream: Bool, on id: Int32) {
-        guard let stream = calls.streams[id] else { return }
+        guard let stream = calls.stream(id) else { return }
         if !bytes.isEmpty {
             let credit = bytes.withUnsafeBytes { calls.receiveData($0, on: stream) }
             if credit > 0 { clients[id]?.call?.credit(credit) }
@@ -205,7 +204,7 @@ final class InProcessConnection: CallFrontEnd, @unchecked Sendable {
     // MARK: Response bodies
 
     private func pump(_ id: Int32) {
-        guard let stream = calls.streams[id], let client = clients[id]?.call else { return }
+        guard let stream = calls.stream(id), let client = clients[id]?.call else { return }
         while client.hasRoom {
             let read = bodyBuffer.withUnsafeMutableBytes { calls.readBody(of: stream, into: $0) }
             switch read {

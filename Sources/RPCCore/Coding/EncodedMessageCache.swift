@@ -11,7 +11,7 @@ import Synchronization
 ///     try responses.encoded(try await store.order(id: request.id), for: request.id, codec: context.contentType.codec)
 /// }))
 /// ```
-package final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encodable & Equatable & Sendable>: Sendable {
+public final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encodable & Equatable & Sendable>: Sendable {
     @usableFromInline let entries = Mutex<[Key: Entry]>([:])
     @usableFromInline let capacity: Int
 
@@ -27,7 +27,7 @@ package final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encod
     }
 
     /// A cache of at most `capacity` messages; once full, it starts over empty.
-    package init(capacity: Int) {
+    public init(capacity: Int) {
         precondition(capacity > 0, "an EncodedMessageCache needs room for one message")
         self.capacity = capacity
     }
@@ -38,7 +38,7 @@ package final class EncodedMessageCache<Key: Hashable & Sendable, Message: Encod
     /// (Inlinable so that it is specialized for its key and message where it is used: through
     /// generic witnesses, the lookup cost about as much as encoding a small message.)
     @inlinable
-    package func encoded(_ message: Message, for key: Key, codec: any MessageCodec) throws(RPCError) -> EncodedMessage<Message> {
+    public func encoded(_ message: Message, for key: Key, codec: any MessageCodec) throws(RPCError) -> EncodedMessage<Message> {
         let kept = entries.withLock { entries -> EncodedMessage<Message>? in
             guard let entry = entries[key], entry.message == message, entry.encoded.isEncoded(by: codec) else { return nil }
             return entry.encoded

@@ -70,7 +70,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func start(_ context: ChannelHandlerContext) {
-        guard calls.frontEnd == nil, !exchange.isClosing else { return }
+        guard !calls.isOpened, !exchange.isClosing else { return }
         calls.open(frontEnd: self, loop: EventLoopCallLoop(context.eventLoop), remoteAddress: context.channel.remoteAddress)
         // The timeouts hold this handler strongly until `handlerRemoved`: a weak reference
         // would put every retain of the handler on the slow path.
@@ -206,13 +206,12 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler {
             _ = calls.closeStream(stream.id)
             return
         }
-        stream.headers.append(name: ":method", value: head.method.rawValue)
-        stream.headers.append(name: ":path", value: head.uri)
+        stream.appendHeader(name: ":method", value: head.method.rawValue)
+        stream.appendHeader(name: ":path", value: head.uri)
         for (name, value) in head.headers {
-            stream.headers.append(name: name.utf8.contains(where: { (65...90).contains($0) }) ? name.lowercased() : name, value: value)
+            stream.appendHeader(name: name.utf8.contains(where: { (65...90).contains($0) }) ? name.lowercased() : name, value: value)
         }
-        let headers = stream.takeHeaders()
-        if headers.path != nil { calls.recentRequest = headers.reusable }
+        let headers = calls.takeHeaders(of: stream)
         if let status = HTTP1RequestRefusal.status(of: head, headers: headers, maxMessageSize: configuration.maxReceiveMessageSize) {
             answerAndClose(stream, status: status, headers: headers)
             return

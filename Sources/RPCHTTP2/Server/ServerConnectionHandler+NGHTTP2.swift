@@ -11,8 +11,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         // nghttp2 ignores a reset of a stream already closed here.
         if abuseReason != nil { return false }  // found since the last frame
         headerBlock.frameBegan(type: type, length: length)
-        if type == FrameType.rstStream, calls.streams[streamID]?.openedInRead != readCount { return true }
-        if type == FrameType.headers, calls.streams[streamID] == nil {
+        if type == FrameType.rstStream, calls.stream(streamID)?.openedInRead != readCount { return true }
+        if type == FrameType.headers, calls.stream(streamID) == nil {
             switch clientStreams.judge(headersOn: streamID) {
             case .opens, .ignored: break
             case .violation(let errorCode, let reason):
@@ -39,8 +39,8 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
             abuseReason = reason
             return false
         }
-        guard let stream = calls.streams[streamID], !stream.isStarted else { return true }  // trailers are ignored
-        stream.headers.append(name: name, value: value)
+        guard let stream = calls.stream(streamID), !stream.isStarted else { return true }  // trailers are ignored
+        stream.appendHeader(name: name, value: value)
         return true
     }
 
@@ -48,11 +48,11 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
         switch frame.type {
         case FrameType.headers:
             headDeadline?.met()
-            guard let stream = calls.streams[frame.streamID] else { return }
+            guard let stream = calls.stream(frame.streamID) else { return }
             if !stream.isStarted { startCall(on: stream) }
             if frame.endStream { calls.endRequest(on: stream) }
         case FrameType.data:
-            if frame.endStream, let stream = calls.streams[frame.streamID] { calls.endRequest(on: stream) }
+            if frame.endStream, let stream = calls.stream(frame.streamID) { calls.endRequest(on: stream) }
         case FrameType.ping where frame.ack:
             keepalive?.acknowledged()
             sendFinalGoAway()
@@ -63,7 +63,7 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
 
     func session(dataChunk bytes: UnsafeRawBufferPointer, on streamID: Int32) {
         guard let session else { return }
-        guard let stream = calls.streams[streamID] else {
+        guard let stream = calls.stream(streamID) else {
             session.consume(streamID: streamID, count: bytes.count)
             return
         }
@@ -73,11 +73,11 @@ extension ServerConnectionHandler: NGHTTP2SessionDelegate {
     func session(closed streamID: Int32, errorCode: UInt32) {
         guard calls.closeStream(streamID) != nil else { return }
         if errorCode != HTTP2ErrorCode.noError { clientStreams.reset(streamID) }
-        if calls.streams.isEmpty { armIdleTimer() }
+        if calls.hasNoStreams { armIdleTimer() }
     }
 
     func session(readDataFor streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> DataRead {
-        guard let stream = calls.streams[streamID] else { return .bytes(count: 0, endOfData: true, endStream: true) }
+        guard let stream = calls.stream(streamID) else { return .bytes(count: 0, endOfData: true, endStream: true) }
         switch calls.readBody(of: stream, into: buffer) {
         case .bytes(let count): return .bytes(count: count, endOfData: false, endStream: false)
         case .last(let count, let trailersFollow): return .bytes(count: count, endOfData: true, endStream: !trailersFollow)
@@ -90,8 +90,7 @@ extension ServerConnectionHandler {
     /// A request's header block is complete: the call starts on the connection's calls, unless
     /// the header list overflowed (abuse) or the connection was refused.
     func startCall(on stream: CallStream) {
-        let headers = stream.takeHeaders()
-        if headers.path != nil { calls.recentRequest = headers.reusable }
+        let headers = calls.takeHeaders(of: stream)
         if headers.overflowed, let reason = abuseGuard.headerListOverflowed() {
             // The connection closes once nghttp2 begins the next frame or the read ends.
             abuseReason = reason

@@ -33,7 +33,7 @@ extension ServerConnectionHandler {
 
     /// Notes that the connection has no stream from now on (see `LazyTimeout`).
     func armIdleTimer() {
-        guard calls.streams.isEmpty else { return }
+        guard calls.hasNoStreams else { return }
         idleTimeout?.restart()
     }
 

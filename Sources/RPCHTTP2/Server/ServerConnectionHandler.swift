@@ -136,13 +136,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         do {
             try buffer.withUnsafeReadableBytes { (bytes) throws(NGHTTP2Session.SessionError) in try session.receive(bytes) }
         } catch {
-            calls.readyInlineCalls.removeAll()
+            calls.dropReadyInlineCalls()
             fail(error)
             return
         }
         if let reason = abuseReason {
             // Found by a callback that cannot stop nghttp2 (see `startCall`).
-            calls.readyInlineCalls.removeAll()
+            calls.dropReadyInlineCalls()
             return closeAbusive(reason)
         }
         calls.answerReadyInlineCalls()
